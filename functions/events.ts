@@ -1,0 +1,19 @@
+/** Lambda handler for the /events routes. */
+import { listEvents } from '../lib/events/list.js';
+import { createEvent, deleteEvent, getEvent, updateEvent } from '../lib/events/operations.js';
+import { createGroupHandler } from '../lib/http/handler.js';
+
+export const handler = createGroupHandler('events', {
+  'events.list': listEvents,
+  'events.create': createEvent,
+  'events.get': getEvent,
+  'events.getBySlug': getEvent,
+  'events.update': updateEvent,
+  'events.update.put': updateEvent,
+  'events.update.patch': updateEvent,
+  'events.updateBySlug': updateEvent,
+  'events.updateBySlug.put': updateEvent,
+  'events.updateBySlug.patch': updateEvent,
+  'events.delete': deleteEvent,
+  'events.deleteBySlug': deleteEvent,
+});

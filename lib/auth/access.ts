@@ -1,0 +1,54 @@
+/**
+ * Who may read and change which record (reference §11.1–11.2 with the readings of contract §4).
+ * Shared by events, venues and organizers.
+ */
+import type { Caller } from '../http/context.js';
+import type { PostStatus } from '../routes/common.js';
+import { atLeast } from './roles.js';
+
+export interface Owned {
+  author: number;
+  status: PostStatus;
+}
+
+const UNPUBLISHED: PostStatus[] = ['draft', 'pending'];
+
+/** read_post: published for everyone; otherwise editors, or the author for their own record. */
+export function canRead(caller: Caller | null, userId: number | null, record: Owned): boolean {
+  if (record.status === 'publish') return true;
+  if (!caller) return false;
+  if (caller.role === 'editor') return true;
+  return atLeast(caller.role, 'contributor') && userId === record.author;
+}
+
+/** edit_post / delete_post. */
+export function canEdit(caller: Caller | null, userId: number | null, record: Owned): boolean {
+  if (!caller) return false;
+  if (caller.role === 'editor') return true;
+  if (userId !== record.author) return false;
+  if (caller.role === 'author') return true;
+  return caller.role === 'contributor' && UNPUBLISHED.includes(record.status);
+}
+
+/** The status a write lands in (reference §10.1 "status scaling"). */
+export function scaleStatus(caller: Caller, requested: PostStatus | undefined, creating: boolean): PostStatus | undefined {
+  const canPublish = atLeast(caller.role, 'author');
+  if (requested === undefined) return creating ? (canPublish ? 'publish' : 'draft') : undefined;
+  if (!canPublish && (requested === 'publish' || requested === 'future')) return 'pending';
+  return requested;
+}
+
+/**
+ * List visibility without a status filter: editors see every non-trash status; everyone else sees published
+ * records plus their own unpublished ones (contract §4). With a status filter, non-editors still only see
+ * their own non-published records.
+ */
+export function listVisible(caller: Caller | null, userId: number | null, statuses: PostStatus[] | undefined,
+  record: Owned): boolean {
+  if (statuses) {
+    if (!statuses.includes(record.status)) return false;
+  } else if (record.status === 'trash') return false;
+  if (record.status === 'publish') return true;
+  if (caller?.role === 'editor') return true;
+  return caller !== null && atLeast(caller.role, 'contributor') && record.author === userId;
+}

@@ -1,0 +1,35 @@
+/** Environment configuration, read once per cold start. Names: README "Environment variables". */
+import { DEFAULT_TABLE_NAME } from './store/table.js';
+
+/** Development-only HS256 secret; `npm start` prints a warning when it is in use. */
+export const DEV_JWT_SECRET = 'calendar-dev-secret-change-me-0123456789abcdef';
+
+export interface Config {
+  tableName: string;
+  siteTimezone: string;
+  siteUrl: string | null;
+  jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const issuer = env.CALENDAR_JWT_ISSUER || null;
+  return {
+    tableName: env.CALENDAR_TABLE_NAME || DEFAULT_TABLE_NAME,
+    siteTimezone: env.CALENDAR_TIMEZONE || 'UTC',
+    siteUrl: env.CALENDAR_SITE_URL ? env.CALENDAR_SITE_URL.replace(/\/+$/, '') : null,
+    jwt: {
+      // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise.
+      secret: issuer ? null : env.CALENDAR_JWT_SECRET || DEV_JWT_SECRET,
+      issuer,
+      audience: env.CALENDAR_JWT_AUDIENCE || null,
+      jwksUrl: env.CALENDAR_JWKS_URL || (issuer ? `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json` : null),
+    },
+  };
+}
+
+let cached: Config | null = null;
+export const config = (): Config => (cached ??= loadConfig());
+/** Tests and the local runtime change the environment before the first request. */
+export const resetConfig = (): void => {
+  cached = null;
+};

@@ -1,0 +1,199 @@
+/** The stored event item (lib/store/README.md) and how a write request turns into one. */
+import { hashPassword } from '../auth/password.js';
+import { scaleStatus } from '../auth/access.js';
+import { config } from '../config.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiError, forbidden, invalidParam, ParamError } from '../http/errors.js';
+import type { PostStatus } from '../routes/common.js';
+import type { Language } from '../routes/types.js';
+import { eventStartSortKey, eventYearPartition, postKey } from '../store/keys.js';
+import { sanitizeHtml } from '../text/sanitize.js';
+import { slugify } from '../text/slug.js';
+import { nowUtcWall, utcToWall, wallToUtc, type Wall } from '../time/format.js';
+import { parseWriteDate } from '../time/parse.js';
+import { resolveTermInput } from './links.js';
+
+export interface EventText {
+  title?: string;
+  description?: string;
+  excerpt?: string;
+}
+
+export interface EventItem {
+  PK: string;
+  SK: string;
+  kind: 'event';
+  id: number;
+  /** Version for optimistic locking; the ETag. */
+  v: number;
+  author: number;
+  status: PostStatus;
+  slug: string;
+  /** Slug to restore when a trashed event comes back. */
+  slugBeforeTrash?: string;
+  /** Translatable text per language; `lang0` is the first language written, the fallback. */
+  tr: Partial<Record<Language, EventText>>;
+  lang0: Language;
+  dateUtc: Wall;
+  modifiedUtc: Wall;
+  start: Wall;
+  end: Wall;
+  startUtc: Wall;
+  endUtc: Wall;
+  tz: string;
+  allDay: boolean;
+  cost: string[];
+  /** Absent when never set (reads as the permalink); "" when cleared. */
+  website?: string;
+  showMap: boolean;
+  showMapLink: boolean;
+  hidden: boolean;
+  sticky: boolean;
+  featured: boolean;
+  image?: string;
+  venue?: number;
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+  /** scrypt hash of the read password. */
+  pw?: string;
+  GSI1PK?: string;
+  GSI1SK?: string;
+  GSI2PK?: string;
+  GSI2SK?: string;
+}
+
+/** The text of one field in a language, falling back to the record's first language (contract §8). */
+export function textOf(item: Pick<EventItem, 'tr' | 'lang0'>, lang: Language, field: keyof EventText): string {
+  return item.tr[lang]?.[field] ?? item.tr[item.lang0]?.[field] ?? '';
+}
+
+function readDate(name: string, raw: unknown, tz: string): { local: Wall; utc: Wall } {
+  try {
+    return parseWriteDate(raw, tz);
+  } catch (e) {
+    if (e instanceof ParamError) throw invalidParam(name, `${name} ${e.message}`);
+    throw e;
+  }
+}
+
+const snapDay = (wall: Wall, time: string): Wall => `${wall.slice(0, 10)} ${time}`;
+
+/**
+ * Applies the parameters of a create (existing = null) or a partial update to an event. Fields that were not
+ * sent stay as they are (contract §7). Returns the new item (without slug changes applied) and, when the slug
+ * must change, the base to derive it from.
+ */
+export async function applyEventWrite(ctx: RequestContext, existing: EventItem | null, id: number):
+  Promise<{ item: EventItem; slugBase?: string }> {
+  const p = ctx.params;
+  const caller = ctx.caller!;
+  const userId = (await ctx.userId())!;
+  const siteTz = config().siteTimezone;
+  const now = nowUtcWall();
+
+  if (p.author !== undefined && p.author !== (existing?.author ?? userId) && caller.role !== 'editor') {
+    throw forbidden(true);
+  }
+  let status = scaleStatus(caller, p.status as PostStatus | undefined, existing === null) ?? existing!.status;
+  if (existing === null && status === 'trash') throw invalidParam('status', 'status cannot be trash when creating an event');
+
+  const tz = (p.timezone as string | undefined) ?? existing?.tz ?? siteTz;
+  const allDay = (p.all_day as boolean | undefined) ?? existing?.allDay ?? false;
+  let start = p.start_date !== undefined ? readDate('start_date', p.start_date, tz).local : existing!.start;
+  let end = p.end_date !== undefined ? readDate('end_date', p.end_date, tz).local : existing!.end;
+  if (allDay) {
+    start = snapDay(start, '00:00:00');
+    end = snapDay(end, '23:59:59');
+  }
+  const startUtc = wallToUtc(start, tz);
+  const endUtc = wallToUtc(end, tz);
+  if (endUtc < startUtc) {
+    throw invalidParam(p.end_date !== undefined ? 'end_date' : 'start_date', 'end_date must not be before start_date');
+  }
+
+  let dateUtc = existing?.dateUtc ?? now;
+  if (p.date_utc !== undefined) dateUtc = readDate('date_utc', p.date_utc, 'UTC').utc;
+  else if (p.date !== undefined) dateUtc = readDate('date', p.date, siteTz).utc;
+
+  const lang = ctx.lang;
+  const text: EventText = { ...(existing?.tr[lang] ?? {}) };
+  if (p.title !== undefined) text.title = p.title as string;
+  if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
+  if (p.excerpt !== undefined) text.excerpt = sanitizeHtml(p.excerpt as string);
+
+  const categories = p.categories !== undefined ? await resolveTermInput('category', 'categories', p.categories as (number | string)[])
+    : existing?.categories ?? [];
+  const tags = p.tags !== undefined ? await resolveTermInput('tag', 'tags', p.tags as (number | string)[]) : existing?.tags ?? [];
+
+  const venueInput = p.venue as { clear?: true; id?: number; inline?: object } | undefined;
+  if (venueInput?.inline) throw notYet('venue');
+  const organizerInput = p.organizer as { id?: number; inline?: object }[] | undefined;
+  if (organizerInput?.some((o) => o.inline)) throw notYet('organizer');
+
+  let slugBase: string | undefined;
+  if (p.slug !== undefined) {
+    slugBase = slugify(p.slug as string);
+    if (!slugBase) throw invalidParam('slug', 'slug must contain letters or digits');
+  } else if (existing === null) {
+    slugBase = slugify(text.title ?? '') || 'event';
+  }
+
+  const item: EventItem = {
+    ...(existing ?? ({} as EventItem)),
+    ...postKey(id),
+    kind: 'event',
+    id,
+    v: (existing?.v ?? 0) + 1,
+    author: (p.author as number | undefined) ?? existing?.author ?? userId,
+    status,
+    slug: existing?.slug ?? '',
+    tr: { ...(existing?.tr ?? {}), [lang]: text },
+    lang0: existing?.lang0 ?? lang,
+    dateUtc,
+    modifiedUtc: now,
+    start, end, startUtc, endUtc, tz, allDay,
+    cost: (p.cost as string[] | undefined) ?? existing?.cost ?? [],
+    showMap: (p.show_map as boolean | undefined) ?? existing?.showMap ?? false,
+    showMapLink: (p.show_map_link as boolean | undefined) ?? existing?.showMapLink ?? false,
+    hidden: (p.hide_from_listings as boolean | undefined) ?? existing?.hidden ?? false,
+    sticky: (p.sticky as boolean | undefined) ?? existing?.sticky ?? false,
+    featured: (p.featured as boolean | undefined) ?? existing?.featured ?? false,
+    organizers: organizerInput ? [...new Set(organizerInput.map((o) => o.id!))] : existing?.organizers ?? [],
+    categories,
+    tags,
+  };
+  if (p.website !== undefined) item.website = p.website as string;
+  if (p.image !== undefined) {
+    if (p.image === '') delete item.image;
+    else item.image = p.image as string;
+  }
+  if (venueInput) {
+    if (venueInput.clear) delete item.venue;
+    else item.venue = venueInput.id;
+  }
+  if (p.password !== undefined) {
+    if (p.password === '') delete item.pw;
+    else item.pw = hashPassword(p.password as string);
+  }
+  indexKeys(item);
+  return { item, slugBase };
+}
+
+function notYet(field: string): ApiError {
+  return invalidParam(field, `${field}: creating ${field}s inline is not available yet; create the ${field} first and link it by id`);
+}
+
+/** The byStart index entry: absent for events hidden from listings, so lists never read them. */
+export function indexKeys(item: EventItem): void {
+  if (item.hidden) {
+    delete item.GSI2PK;
+    delete item.GSI2SK;
+  } else {
+    item.GSI2PK = eventYearPartition(Number(item.startUtc.slice(0, 4)));
+    item.GSI2SK = eventStartSortKey(item.startUtc, item.id);
+  }
+}
+
+/** Post date in the site time zone. */
+export const localDate = (utc: Wall): Wall => utcToWall(utc, config().siteTimezone);

@@ -1,0 +1,134 @@
+/**
+ * GET /events (reference §5.1, §6; contract §6, §9): the date window is read from the byStart index, filtered
+ * on the index items, counted exactly, and only the requested page is fetched in full.
+ */
+import { listVisible } from '../auth/access.js';
+import { checkPassword } from '../auth/password.js';
+import { config } from '../config.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiError } from '../http/errors.js';
+import { listHeaders, pageLinks } from '../http/pagination.js';
+import { json, type HttpResult } from '../http/response.js';
+import type { PostStatus } from '../routes/common.js';
+import { queryEventWindow, type EventIndexEntry } from '../store/events.js';
+import { postKey } from '../store/keys.js';
+import { batchGet } from '../store/records.js';
+import { htmlToText } from '../text/sanitize.js';
+import { listWindow, type Bound, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
+import { loadEmbeds } from './embed.js';
+import { textOf, type EventItem } from './item.js';
+import { blankProtected, serializeEvent } from './serialize.js';
+
+const DATE_KEYS: DateFilterKey[] = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
+
+const within = (value: string, min?: Bound, max?: Bound): boolean =>
+  (!min || (min.inclusive ? value >= min.utc : value > min.utc)) && (!max || (max.inclusive ? value <= max.utc : value < max.utc));
+
+const anyOf = (wanted: number[] | undefined, have: number[] | number | undefined): boolean =>
+  !wanted || (Array.isArray(have) ? have : have === undefined ? [] : [have]).some((id) => wanted.includes(id));
+
+/** Search words (reference §6.4): quotes group words, a leading "-" excludes. */
+function searchTerms(search: string): { word: string; exclude: boolean }[] {
+  return [...search.matchAll(/(-?)"([^"]+)"|(-?)(\S+)/g)]
+    .map((m) => ({ word: (m[2] ?? m[4] ?? '').toLowerCase(), exclude: (m[1] || m[3]) === '-' }))
+    .filter((t) => t.word !== '' && t.word !== '-');
+}
+
+function matchesSearch(item: EventItem, ctx: RequestContext, terms: { word: string; exclude: boolean }[]): boolean {
+  const fields = (['title', 'excerpt', 'description'] as const).map((f) => {
+    const text = textOf(item, ctx.lang, f);
+    return (f === 'title' ? text : htmlToText(text)).toLowerCase();
+  });
+  return terms.every(({ word, exclude }) => fields.some((f) => f.includes(word)) !== exclude);
+}
+
+export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
+  const p = ctx.params;
+  const page = p.page as number;
+  const perPage = p.per_page as number;
+  const statuses = p.status as PostStatus[] | undefined;
+  const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
+
+  const include = p.include as number[] | undefined;
+  let window: ListWindow | null = null;
+  let entries: EventIndexEntry[];
+  if (include) {
+    // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
+    const items = (await batchGet(include.map(postKey))) as unknown as EventItem[];
+    entries = items.filter((i) => i.kind === 'event' && !i.hidden)
+      .map((i) => ({ ...i, organizers: i.organizers, startUtc: i.startUtc }))
+      .sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
+  } else {
+    const explicit = Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]]));
+    window = listWindow({ ...explicit, strict: p.strict_dates === true }, config().siteTimezone);
+    entries = await queryEventWindow({
+      startFrom: window.startMin?.utc,
+      startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0],
+      endFrom: window.endMin?.utc,
+    });
+    entries = entries.filter((e) => within(e.startUtc, window!.startMin, window!.startMax) && within(e.endUtc, window!.endMin, window!.endMax));
+  }
+
+  const featured = p.featured as boolean | undefined;
+  const parent = p.post_parent as number | undefined;
+  entries = entries.filter((e) =>
+    parent === undefined // events have no parent records (no recurring series), so a parent filter matches none
+    && listVisible(ctx.caller, userId, statuses, e as never)
+    && (featured === undefined || Boolean(e.featured) === featured)
+    && anyOf(p.venue as number[] | undefined, e.venue)
+    && anyOf(p.organizer as number[] | undefined, e.organizers)
+    && anyOf(p.categories as number[] | undefined, e.categories)
+    && anyOf(p.tags as number[] | undefined, e.tags));
+
+  let full: Map<number, EventItem> | null = null;
+  if (p.search !== undefined) {
+    const terms = searchTerms(p.search as string);
+    const items = (await batchGet(entries.map((e) => postKey(e.id)))) as unknown as EventItem[];
+    full = new Map(items.map((i) => [i.id, i]));
+    entries = entries.filter((e) => full!.has(e.id) && matchesSearch(full!.get(e.id)!, ctx, terms));
+  }
+
+  const total = entries.length;
+  const totalPages = Math.ceil(total / perPage);
+  const slice = entries.slice((page - 1) * perPage, page * perPage);
+  if (slice.length === 0 && page > 1) {
+    throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
+  }
+  const items = full ? slice.map((e) => full!.get(e.id)!) : ((await batchGet(slice.map((e) => postKey(e.id)))) as unknown as EventItem[]);
+  const embeds = await loadEmbeds(items, ctx);
+  const password = p.password as string | undefined;
+  const events = items.map((item) => {
+    const wire = serializeEvent(item, ctx, embeds);
+    return item.pw && !(password !== undefined && checkPassword(password, item.pw)) ? blankProtected(wire) : wire;
+  });
+
+  const query = echoQuery(ctx, window);
+  const base = `${ctx.apiUrl}/events/`;
+  const restUrl = query.toString() ? `${base}?${query}` : base;
+  const links = pageLinks(base, query, page, totalPages);
+  return json(200, {
+    events,
+    rest_url: restUrl,
+    ...(links.next ? { next_rest_url: links.next } : {}),
+    ...(links.previous ? { previous_rest_url: links.previous } : {}),
+    total,
+    total_pages: totalPages,
+  }, listHeaders(total, totalPages, links));
+}
+
+/** The normalised query that rest_url echoes (reference §5.1), filters included so next/previous keep them. */
+function echoQuery(ctx: RequestContext, window: ListWindow | null): URLSearchParams {
+  const p = ctx.params;
+  const q = new URLSearchParams();
+  const put = (k: string, v: unknown) => {
+    if (v === undefined) return;
+    q.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  };
+  if ((p.page as number) > 1) put('page', p.page);
+  put('per_page', p.per_page);
+  for (const k of DATE_KEYS) put(k, window?.echo[k]);
+  if (p.strict_dates === true) put('strict_dates', 'true');
+  for (const k of ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent', 'geoloc',
+    'geoloc_lat', 'geoloc_lng', 'ticketed']) put(k, p[k]);
+  return q;
+}

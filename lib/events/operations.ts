@@ -1,0 +1,117 @@
+/** The single-event operations: read, create, update, delete (reference §9.1, §10.1, §10.5; contract §4–§7). */
+import { canEdit, canRead } from '../auth/access.js';
+import { checkPassword } from '../auth/password.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiError, forbidden } from '../http/errors.js';
+import { checkIfMatch, etagOf } from '../http/etag.js';
+import { json, type HttpResult } from '../http/response.js';
+import { nextId } from '../store/ids.js';
+import { getPost } from '../store/records.js';
+import { createPost, deletePost, replacePost, VersionConflict } from '../store/posts.js';
+import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
+import { findBySlug } from '../store/slugs.js';
+import { applyEventWrite, type EventItem } from './item.js';
+import { eventJsonLd, serializeEvent } from './serialize.js';
+import { loadEmbeds } from './embed.js';
+
+const notFound = (ref: number | string): ApiError =>
+  new ApiError(404, 'rest-event-not-found', typeof ref === 'number' ? `Event with ID ${ref} does not exist.`
+    : `No event has the slug "${ref}".`);
+
+async function load(ctx: RequestContext, consistent = false): Promise<EventItem> {
+  const ref = ctx.params.id !== undefined ? (ctx.params.id as number) : (ctx.params.slug as string);
+  const item = typeof ref === 'number' ? await getPost(ref, consistent) : await findBySlug('event', ref, consistent);
+  if (!item || item.kind !== 'event') throw notFound(ref);
+  return item as unknown as EventItem;
+}
+
+async function respond(ctx: RequestContext, item: EventItem, status: number, extra: Record<string, string> = {}): Promise<HttpResult> {
+  const body = serializeEvent(item, ctx, await loadEmbeds([item], ctx));
+  return json(status, body, { ETag: etagOf(item.id, item.v), ...extra });
+}
+
+export async function getEvent(ctx: RequestContext): Promise<HttpResult> {
+  const item = await load(ctx);
+  if (item.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available');
+  const userId = await ctx.userId();
+  if (!canRead(ctx.caller, userId, item)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible');
+  if (item.pw) {
+    const byEdit = ctx.params.context === 'edit' && canEdit(ctx.caller, userId, item);
+    const byPassword = typeof ctx.params.password === 'string' && checkPassword(ctx.params.password, item.pw);
+    if (!byEdit && !byPassword) {
+      throw new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password');
+    }
+  }
+  const body = serializeEvent(item, ctx, await loadEmbeds([item], ctx, { jsonLd: true }));
+  body.json_ld = eventJsonLd(item, ctx, body);
+  return json(200, body, { ETag: etagOf(item.id, item.v) });
+}
+
+export async function createEvent(ctx: RequestContext): Promise<HttpResult> {
+  const id = await nextId('post');
+  const { item, slugBase } = await applyEventWrite(ctx, null, id);
+  const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
+  const stored = (await createPost('event', item as never, slugBase!, meta)) as unknown as EventItem;
+  eventsMetaStored(item.startUtc, item.endUtc);
+  return respond(ctx, stored, 201, { Location: `${ctx.apiUrl}/events/${id}` });
+}
+
+/** Loads the record for a write: 404 when missing, 403 when the caller may not change it. */
+async function loadForWrite(ctx: RequestContext): Promise<EventItem> {
+  const item = await load(ctx, true);
+  if (!canEdit(ctx.caller, await ctx.userId(), item)) throw forbidden(true);
+  checkIfMatch(ctx.headers['if-match'], item.id, item.v);
+  return item;
+}
+
+/** Retries a read-modify-write when another writer got in between (without If-Match the partial update re-applies). */
+async function withRetry<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof VersionConflict)) throw e;
+      if (ctx.headers['if-match'] !== undefined) throw new ApiError(412, 'rest_precondition_failed',
+        'The record changed since you read it; fetch it again and retry with its new ETag.');
+      if (attempt >= 3) throw new ApiError(409, 'rest_conflict', 'The event is being changed by someone else; retry.');
+    }
+  }
+}
+
+export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
+  return withRetry(ctx, async () => {
+    const existing = await loadForWrite(ctx);
+    const { item, slugBase } = await applyEventWrite(ctx, existing, existing.id);
+    let base = slugBase;
+    if (existing.status === 'trash' && item.status !== 'trash') {
+      base ??= existing.slugBeforeTrash ?? existing.slug.replace(/__trashed(-\d+)?$/, '');
+      delete item.slugBeforeTrash;
+    } else if (existing.status !== 'trash' && item.status === 'trash') {
+      item.slugBeforeTrash = slugBase ?? existing.slug;
+      base = `${item.slugBeforeTrash}__trashed`;
+    }
+    const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
+    const stored = (await replacePost('event', item as never, existing.v, existing.slug, base, meta)) as unknown as EventItem;
+    eventsMetaStored(item.startUtc, item.endUtc);
+    return respond(ctx, stored, 200);
+  });
+}
+
+export async function deleteEvent(ctx: RequestContext): Promise<HttpResult> {
+  const force = ctx.params.force === true;
+  if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
+  return withRetry(ctx, async () => {
+    const existing = await loadForWrite(ctx);
+    if (force) {
+      await deletePost('event', existing as never, existing.v);
+      return json(200, serializeEvent(existing, ctx, await loadEmbeds([existing], ctx))); // the record as it was
+    }
+    if (existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
+    const trashed: EventItem = {
+      ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug,
+      modifiedUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
+    };
+    const stored = (await replacePost('event', trashed as never, existing.v, existing.slug, `${existing.slug}__trashed`)) as unknown as EventItem;
+    return respond(ctx, stored, 200);
+  });
+}

@@ -1,0 +1,149 @@
+/**
+ * The request pipeline shared by every function (contract §3 processing order):
+ * route → token → required parameters → parameter validation (with reference checks) → capability → handler.
+ */
+import { randomUUID } from 'node:crypto';
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { authenticate } from '../auth/token.js';
+import { atLeast } from '../auth/roles.js';
+import { config } from '../config.js';
+import { ApiError, forbidden, invalidParams, missingParams, noRoute, ParamError } from './errors.js';
+import { parseRequest } from './request.js';
+import { CORS_HEADERS, json, type HttpResult } from './response.js';
+import type { RequestContext } from './context.js';
+import { allowedMethods, matchRoute, routeForPath, splitApiPath } from '../routes/match.js';
+import { NAMESPACE, type Capability, type Group, type Language } from '../routes/types.js';
+import { resolveRefs } from '../store/refs.js';
+import { userIdForSub } from '../store/users.js';
+
+export type Operation = (ctx: RequestContext) => Promise<HttpResult>;
+
+const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'contributor' | 'author' | 'editor'> = {
+  create_posts: 'contributor',
+  edit_posts: 'contributor',
+  manage_categories: 'author',
+  manage_tags: 'editor',
+};
+
+async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations: Record<string, Operation>): Promise<HttpResult> {
+  const req = parseRequest(event);
+  const api = splitApiPath(req.path);
+  if (!api) throw noRoute();
+  if (req.method === 'OPTIONS') {
+    const route = routeForPath(api.rel);
+    if (!route) throw noRoute();
+    const allow = allowedMethods(route).join(', ');
+    return { statusCode: 204, headers: {
+      Allow: allow, 'Access-Control-Allow-Methods': allow, 'Access-Control-Max-Age': '86400',
+      'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, If-Match',
+    }, body: '' };
+  }
+  const match = matchRoute(api.rel, req.method);
+  if (match instanceof ApiError) throw match;
+  const handler = operations[match.operation.id];
+  if (match.route.group !== group || !handler) throw noRoute();
+
+  const caller = await authenticate(req.headers.authorization);
+  const raw: Record<string, unknown> = { ...req.query, ...req.body, ...match.pathParams };
+  const stageBase = `${req.origin}${req.stagePath}`;
+  let userId: Promise<number | null> | null = null;
+  const ctx: RequestContext = {
+    method: match.operation.method,
+    route: match.route,
+    operation: match.operation,
+    lang: api.prefix ?? 'en',
+    prefix: api.prefix,
+    headers: req.headers,
+    raw,
+    queryNames: new Set(Object.keys(req.query)),
+    params: {},
+    caller,
+    apiUrl: `${stageBase}${api.prefix ? `/${api.prefix}` : ''}/${NAMESPACE}`,
+    origin: req.origin,
+    host: req.host,
+    siteUrl: config().siteUrl ?? req.origin,
+    requestId: req.requestId,
+    userId: () => (userId ??= caller ? userIdForSub(caller.sub) : Promise.resolve(null)),
+  };
+
+  const specs = match.operation.params;
+  const missing = specs.filter((p) => p.required && (raw[p.name] === undefined || raw[p.name] === null)).map((p) => p.name);
+  if (missing.length) throw missingParams(missing);
+
+  const invalid: Record<string, string> = {};
+  for (const spec of specs) {
+    const value = raw[spec.name];
+    if (value === undefined) {
+      if (spec.default !== undefined) ctx.params[spec.name] = spec.default;
+      continue;
+    }
+    try {
+      ctx.params[spec.name] = await spec.parse(value, ctx);
+    } catch (e) {
+      if (!(e instanceof ParamError)) throw e;
+      invalid[spec.name] = `${spec.name} ${e.message}`;
+    }
+  }
+  for (const spec of specs) {
+    if (!spec.refs || invalid[spec.name] || ctx.params[spec.name] === undefined) continue;
+    const value = ctx.params[spec.name];
+    const list = (Array.isArray(value) ? value : [value]) as (string | number)[];
+    const ids = await resolveRefs(spec.refs, list);
+    const unknown = list.filter((_, i) => ids[i] === null);
+    if (unknown.length) invalid[spec.name] = `${spec.name}: no ${spec.refs} ${unknown.join(', ')}`;
+    else ctx.params[spec.name] = Array.isArray(value) ? [...new Set(ids)] : ids[0];
+  }
+  if (Object.keys(invalid).length) throw invalidParams(invalid);
+  if (ctx.params.translation_language) ctx.lang = ctx.params.translation_language as Language;
+
+  const capability = match.operation.capability;
+  if (capability !== 'public' && !atLeast(caller?.role ?? null, MIN_ROLE[capability])) throw forbidden(caller !== null);
+
+  const result = await handler(ctx);
+  result.headers['Content-Language'] = ctx.lang;
+  return result;
+}
+
+function errorResult(error: unknown, requestId: string): HttpResult {
+  if (error instanceof ApiError) return json(error.status, error.body(), error.headers);
+  const name = (error as Error)?.name ?? '';
+  if (/Throttl|ProvisionedThroughputExceeded|RequestLimitExceeded/.test(name)) {
+    return json(503, { code: 'rest_unavailable', message: 'The service is busy; retry shortly.', data: { status: 503 } },
+      { 'Retry-After': '1' });
+  }
+  console.error(JSON.stringify({ level: 'error', requestId, error: String((error as Error)?.stack ?? error) }));
+  return json(500, {
+    code: 'rest_internal_error', message: 'The server failed to answer; the request id identifies the failure in the logs.',
+    data: { status: 500, request_id: requestId },
+  });
+}
+
+/** Builds the Lambda handler of one route group from its operation implementations (keyed by operation id). */
+export function createGroupHandler(group: Group, operations: Record<string, Operation>) {
+  return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>().handler(async (event) => {
+    const requestId = event.requestContext?.requestId ?? randomUUID();
+    let result: HttpResult;
+    try {
+      result = await dispatch(event, group, operations);
+    } catch (error) {
+      result = errorResult(error, requestId);
+    }
+    const lang = languageOf(event);
+    result.headers = { ...CORS_HEADERS, 'Content-Language': lang, ...result.headers };
+    if (event.requestContext?.http?.method === 'HEAD') result.body = '';
+    return result;
+  });
+}
+
+/** The response language even for errors raised before validation (contract §8: Content-Language on every response). */
+function languageOf(event: APIGatewayProxyEventV2): Language {
+  const q = /(?:^|&)translation_language=([^&]*)/.exec(event.rawQueryString ?? '')?.[1]?.toLowerCase();
+  if (q === 'en' || q === 'de' || q === 'pt-pt') return q;
+  const prefix = /^(?:\/[^/]+)?\/(en|de|pt-pt)\/calendar\//i.exec(event.rawPath ?? '')?.[1]?.toLowerCase();
+  return (prefix as Language | undefined) ?? 'en';
+}
+
+export const notImplemented: Operation = async () => {
+  throw new ApiError(501, 'rest_not_implemented', 'This route is not implemented yet.');
+};

@@ -1,0 +1,30 @@
+/** The list envelope pieces shared by events, venues and organizers (reference §5.1, contract §9). */
+export interface PageLinks {
+  next?: string;
+  previous?: string;
+}
+
+/** next/previous from rest_url: drop `page`, then add page=N±1 (none for page 1). */
+export function pageLinks(base: string, query: URLSearchParams, page: number, totalPages: number): PageLinks {
+  const without = new URLSearchParams(query);
+  without.delete('page');
+  const at = (n: number): string => {
+    const q = new URLSearchParams(without);
+    if (n > 1) q.set('page', String(n));
+    const s = q.toString();
+    return s ? `${base}?${s}` : base;
+  };
+  return {
+    ...(page < totalPages ? { next: at(page + 1) } : {}),
+    ...(page > 1 && page - 1 <= totalPages ? { previous: at(page - 1) } : {}),
+  };
+}
+
+export function listHeaders(total: number, totalPages: number, links: PageLinks): Record<string, string> {
+  const link = [links.next && `<${links.next}>; rel="next"`, links.previous && `<${links.previous}>; rel="prev"`].filter(Boolean);
+  return {
+    'X-TEC-Total': String(total),
+    'X-TEC-TotalPages': String(totalPages),
+    ...(link.length ? { Link: link.join(', ') } : {}),
+  };
+}

@@ -1,0 +1,86 @@
+/** Parameters shared by several routes. */
+import { ParamError } from '../http/errors.js';
+import { LANGUAGES, type ParamSpec, type Schema } from './types.js';
+import { parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
+import type { RequestContext } from '../http/context.js';
+
+type Parse = ParamSpec['parse'];
+
+export function param(
+  name: string,
+  where: ParamSpec['in'],
+  description: string,
+  schema: Schema,
+  parse: Parse,
+  extra: Partial<Pick<ParamSpec, 'required' | 'default'>> = {},
+): ParamSpec {
+  return { name, in: where, description, schema, parse, ...extra };
+}
+
+export const idParam = (what: string): ParamSpec =>
+  param('id', 'path', `the ${what} ID`, { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v), { required: true });
+
+export const slugParam = (what: string): ParamSpec =>
+  param('slug', 'path', `the ${what} slug`, { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.other), {
+    required: true,
+  });
+
+export const translationLanguage: ParamSpec = param(
+  'translation_language',
+  'query',
+  'the content language of the request and response (else the path prefix, else en)',
+  { type: 'string', enum: LANGUAGES },
+  parseEnum(LANGUAGES),
+);
+
+export const page: ParamSpec = param('page', 'query', 'the archive page to return', { type: 'integer', minimum: 1, default: 1 },
+  (v) => parsePositiveInt(v), { default: 1 });
+
+export const MAX_PER_PAGE = 50;
+export const perPage: ParamSpec = param(
+  'per_page',
+  'query',
+  `the number of results per page (clamped to ${MAX_PER_PAGE})`,
+  { type: 'integer', minimum: 1, default: 10 },
+  (v) => Math.min(parsePositiveInt(v), MAX_PER_PAGE),
+  { default: 10 },
+);
+
+export const search = (fields: string): ParamSpec =>
+  param('search', 'query', `words to look for in ${fields}`, { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.other));
+
+export const passwordRead: ParamSpec = param('password', 'query', 'the password of a password-protected record',
+  { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.other));
+
+export const contextParam: ParamSpec = param('context', 'query',
+  'view (default) or edit: edit shows password-protected content to callers who may edit the record',
+  { type: 'string', enum: ['view', 'edit'] }, parseEnum(['view', 'edit'] as const));
+
+export const forceParam: ParamSpec = param('force', 'query', 'delete permanently instead of moving to the trash (editors only)',
+  { type: 'boolean', default: false }, parseBoolean);
+
+export const boolParam = (name: string, description: string, where: ParamSpec['in'] = 'body'): ParamSpec =>
+  param(name, where, description, { type: 'boolean' }, parseBoolean);
+
+export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** A status list filter: anonymous callers and subscribers may only ask for `publish` (reference §11.2). */
+export const statusFilter = (what: string): ParamSpec =>
+  param('status', 'query', `the ${what} statuses to include (publish, future, draft, pending, private, trash)`,
+    { type: 'array', items: { type: 'string', enum: POST_STATUSES } },
+    (v, ctx: RequestContext) => {
+      const list = (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v])
+        .map((s) => (typeof s === 'string' ? s.trim().toLowerCase() : s));
+      if (list.length === 0 || list.some((s) => typeof s !== 'string' || !(POST_STATUSES as readonly string[]).includes(s))) {
+        throw new ParamError(`must be a list of: ${POST_STATUSES.join(', ')}`);
+      }
+      const role = ctx.caller?.role ?? 'subscriber';
+      if (role === 'subscriber' && list.some((s) => s !== 'publish')) {
+        throw new ParamError('only published records can be listed without editing rights');
+      }
+      return [...new Set(list)] as PostStatus[];
+    });
+
+export const statusWrite = (what: string): ParamSpec =>
+  param('status', 'body', `the ${what} status`, { type: 'string', enum: POST_STATUSES }, parseEnum(POST_STATUSES));

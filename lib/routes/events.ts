@@ -1,0 +1,196 @@
+/** The /events routes (reference §6, §9.1, §10.1; contract §5–§7). */
+import { ParamError } from '../http/errors.js';
+import { validateFilterDate } from '../time/list-bounds.js';
+import {
+  boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, search, slugParam, statusFilter,
+  statusWrite, translationLanguage,
+} from './common.js';
+import { parseBoolean, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
+import type { OperationSpec, ParamSpec, RouteSpec } from './types.js';
+import { normalizeTimezone } from '../time/zones.js';
+import { parseInstant } from '../time/parse.js';
+
+const dateFilter = (name: string, description: string): ParamSpec =>
+  param(name, 'query', `${description} (a date, date and time, Unix timestamp or phrase such as "tomorrow")`,
+    { type: 'string' }, validateFilterDate);
+
+/** ids or slugs of terms; resolved to ids by the pipeline. */
+const termFilter = (name: 'categories' | 'tags', kind: 'category' | 'tag'): ParamSpec => ({
+  ...param(name, 'query', `${kind} ids or slugs; events in any of them`, { type: 'array', items: { type: 'string' } },
+    (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))),
+  refs: kind,
+});
+
+const listParams: ParamSpec[] = [
+  page, perPage,
+  dateFilter('start_date', 'events that start on or after this day'),
+  dateFilter('end_date', 'events that end on or before this day'),
+  dateFilter('starts_before', 'events that start before this day'),
+  dateFilter('starts_after', 'events that start after this day'),
+  dateFilter('ends_before', 'events that end before this day'),
+  dateFilter('ends_after', 'events that end after this day'),
+  param('strict_dates', 'query', 'true compares the exact times given instead of whole days', { type: 'boolean', default: false },
+    parseBoolean),
+  search('title, description and excerpt'),
+  termFilter('categories', 'category'),
+  termFilter('tags', 'tag'),
+  { ...param('venue', 'query', 'venue ids; events at any of them', { type: 'array', items: { type: 'integer' } }, parseIdList), refs: 'venue' },
+  { ...param('organizer', 'query', 'organizer ids; events by any of them', { type: 'array', items: { type: 'integer' } }, parseIdList),
+    refs: 'organizer' },
+  boolParam('featured', 'true: only featured events; false: only events that are not featured', 'query'),
+  statusFilter('event'),
+  boolParam('geoloc', 'accepted for compatibility; has no effect', 'query'),
+  param('geoloc_lat', 'query', 'accepted for compatibility; has no effect', { type: 'number' }, parseNumber),
+  param('geoloc_lng', 'query', 'accepted for compatibility; has no effect', { type: 'number' }, parseNumber),
+  param('include', 'query', 'only these event ids (the date window is ignored)', { type: 'array', items: { type: 'integer' } },
+    parseIdList),
+  { ...param('post_parent', 'query', 'events whose parent is this event', { type: 'integer' }, (v) => parsePositiveInt(v)),
+    refs: 'event' },
+  param('ticketed', 'query', 'false is accepted; true needs ticketing, which this service does not have', { type: 'boolean' },
+    (v) => {
+      if (parseBoolean(v)) throw new ParamError('ticketing is not available on this service');
+      return false;
+    }),
+  translationLanguage,
+];
+
+/** A venue: 0, null or "" clears; an id or {id} links; an object creates or reuses one (contract §7). */
+function parseVenueInput(v: unknown): unknown {
+  if (v === null || v === '' || v === 0 || v === '0' || (Array.isArray(v) && v.length === 0)) return { clear: true };
+  if (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) return { id: parsePositiveInt(v) };
+  if (typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    if (o.id !== undefined) return { id: parsePositiveInt(o.id) };
+    return { inline: o };
+  }
+  throw new ParamError('must be a venue id, {"id": N}, a venue object, or 0 to remove the venue');
+}
+
+function parseOrganizerInput(v: unknown): unknown {
+  if (v === null || v === '' || v === 0 || v === '0') return [];
+  const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean)
+    : typeof v === 'number' ? [v] : typeof v === 'object' ? (isOrganizerObject(v) ? [v] : Object.values(v as object)) : null;
+  if (!items) throw new ParamError('must be a list of organizer ids, {"id": N} objects or organizer objects');
+  return items.map((i) => {
+    if (typeof i === 'number' || (typeof i === 'string' && /^\d+$/.test(i))) return { id: parsePositiveInt(i) };
+    if (i && typeof i === 'object' && !Array.isArray(i)) {
+      const o = i as Record<string, unknown>;
+      return o.id !== undefined ? { id: parsePositiveInt(o.id) } : { inline: o };
+    }
+    throw new ParamError('must be a list of organizer ids, {"id": N} objects or organizer objects');
+  });
+}
+
+const isOrganizerObject = (v: object): boolean => 'organizer' in v || 'email' in v || 'phone' in v;
+
+function parseTermsInput(v: unknown): unknown {
+  if (v === '' || v === null || (Array.isArray(v) && v.length === 0)) return [];
+  const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : typeof v === 'number' ? [v] : null;
+  if (!items) throw new ParamError('must be a list of term ids, slugs or names');
+  return items
+    .map((i) => (typeof i === 'string' ? i.trim() : i))
+    .filter((i) => i !== '')
+    .map((i) => {
+      if (typeof i === 'number' && Number.isInteger(i) && i > 0) return i;
+      if (typeof i === 'string') return /^\d+$/.test(i) ? Number(i) : parseString(i, TEXT_LIMITS.title);
+      throw new ParamError('must be a list of term ids, slugs or names');
+    });
+}
+
+function parseCost(v: unknown): string[] {
+  if (v === null) return [];
+  const items = Array.isArray(v) ? v : [v];
+  return items.map((i) => {
+    if (typeof i === 'number' && Number.isFinite(i)) return String(i);
+    if (typeof i === 'string') return parseString(i, TEXT_LIMITS.other, { allowEmpty: true }).trim();
+    throw new ParamError('must be a string or a list of strings');
+  }).filter((s) => s !== '');
+}
+
+function parseImage(v: unknown): string {
+  if (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) {
+    throw new ParamError('must be an absolute image URL (there is no media library, so attachment ids are not accepted), or "" to remove it');
+  }
+  return parseUrl(v, { allowEmpty: true });
+}
+
+const writeDate = (name: string, description: string): ParamSpec =>
+  param(name, 'body', `${description} (YYYY-MM-DD HH:MM:SS in the event time zone, ISO 8601, Unix timestamp or a phrase)`,
+    { type: 'string' }, (v) => {
+      parseInstant(v, 'UTC'); // format check only; the handler reads the value in the event's time zone
+      return v;
+    });
+
+/** Event fields accepted on create and update; `required` marks the create-only requirement. */
+function writeParams(create: boolean): ParamSpec[] {
+  const req = { required: create };
+  return [
+    param('title', 'body', 'the event title', { type: 'string', maxLength: TEXT_LIMITS.title },
+      (v) => parseString(v, TEXT_LIMITS.title).trim(), req),
+    param('description', 'body', 'the event description (HTML, sanitised)', { type: 'string', maxLength: TEXT_LIMITS.description },
+      (v) => parseString(v, TEXT_LIMITS.description)),
+    param('excerpt', 'body', 'the event excerpt (HTML, sanitised)', { type: 'string', maxLength: TEXT_LIMITS.excerpt },
+      (v) => parseString(v, TEXT_LIMITS.excerpt)),
+    param('slug', 'body', 'the event slug (made unique with -2, -3…)', { type: 'string' }, (v) => parseString(v, 200)),
+    statusWrite('event'),
+    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer' },
+      (v) => parsePositiveInt(v)), refs: 'user' },
+    writeDate('date', 'the publication date'),
+    writeDate('date_utc', 'the publication date in UTC'),
+    { ...writeDate('start_date', 'the event start'), ...req },
+    { ...writeDate('end_date', 'the event end'), ...req },
+    param('timezone', 'body', 'an IANA time zone name, UTC or UTC±H[:MM]; default: the site time zone', { type: 'string' },
+      normalizeTimezone),
+    boolParam('all_day', 'whether the event lasts whole days (times snap to 00:00:00–23:59:59)'),
+    param('image', 'body', 'an absolute image URL, or "" to remove the image', { type: 'string', format: 'uri' }, parseImage),
+    param('cost', 'body', 'the event cost, e.g. "15€" or ["0$", "20$"]; "" clears it',
+      { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, parseCost),
+    param('website', 'body', 'the event website (absolute URL), or "" to clear it', { type: 'string', format: 'uri' },
+      (v) => parseUrl(v, { allowEmpty: true })),
+    boolParam('show_map', 'whether to show a map of the venue'),
+    boolParam('show_map_link', 'whether to show a link to a map of the venue'),
+    boolParam('hide_from_listings', 'true keeps the event out of every list'),
+    boolParam('sticky', 'whether the event sticks to the top of month views'),
+    boolParam('featured', 'whether the event is featured'),
+    param('categories', 'body', 'category ids, slugs or names; [] removes all',
+      { oneOf: [{ type: 'string' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }] }, parseTermsInput),
+    param('tags', 'body', 'tag ids, slugs or names; [] removes all',
+      { oneOf: [{ type: 'string' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }] }, parseTermsInput),
+    param('venue', 'body', 'a venue id, {"id": N}, or a venue object to create; 0 or null removes the venue',
+      { oneOf: [{ type: 'integer' }, { type: 'object' }] }, parseVenueInput),
+    param('organizer', 'body', 'organizer ids, {"id": N} objects or organizer objects to create; [] removes all',
+      { oneOf: [{ type: 'integer' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } }] },
+      parseOrganizerInput),
+    param('password', 'body', 'a password that readers must send to see the event; "" removes it', { type: 'string' },
+      (v) => parseString(v, 200, { allowEmpty: true })),
+    translationLanguage,
+  ];
+}
+
+const readErrors = [400, 401, 403, 404];
+const writeErrors = [400, 401, 403, 404, 412, 413];
+
+const single = (idOrSlug: ParamSpec, suffix: string): OperationSpec[] => [
+  { id: `events.get${suffix}`, method: 'GET', summary: 'Returns one event', capability: 'public', success: 200,
+    errors: readErrors, response: 'Event', params: [idOrSlug, passwordRead, contextParam, translationLanguage] },
+  ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({
+    id: `events.update${suffix}${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
+    summary: 'Updates an event (only the fields sent change)', capability: 'edit_posts', success: 200, errors: writeErrors,
+    response: 'Event', params: [idOrSlug, ...writeParams(false)] })),
+  { id: `events.delete${suffix}`, method: 'DELETE', summary: 'Moves an event to the trash, or deletes it with force=true',
+    capability: 'edit_posts', success: 200, errors: [400, 401, 403, 404, 410, 412], response: 'Event',
+    params: [idOrSlug, forceParam, translationLanguage] },
+];
+
+export const eventRoutes: RouteSpec[] = [
+  {
+    path: '/events', group: 'events', operations: [
+      { id: 'events.list', method: 'GET', summary: 'Lists events in a date window', capability: 'public', success: 200,
+        errors: [400, 401, 404], response: 'EventList', params: listParams },
+      { id: 'events.create', method: 'POST', summary: 'Creates an event', capability: 'create_posts', success: 201,
+        errors: [400, 401, 403, 413], response: 'Event', params: writeParams(true) },
+    ],
+  },
+  { path: '/events/{id}', group: 'events', operations: single(idParam('event'), '') },
+  { path: '/events/by-slug/{slug}', group: 'events', operations: single(slugParam('event'), 'BySlug') },
+];

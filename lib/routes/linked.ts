@@ -1,0 +1,101 @@
+/** The /venues and /organizers routes (reference §4.2–4.3, §7, §9.2, §10.2–10.3). */
+import {
+  boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, search, slugParam, statusFilter,
+  statusWrite, translationLanguage,
+} from './common.js';
+import { parsePositiveInt, parseString, parseTruthy, parseUrl, TEXT_LIMITS } from './parsers.js';
+import { ParamError } from '../http/errors.js';
+import type { Group, OperationSpec, ParamSpec, RouteSpec } from './types.js';
+
+type Kind = 'venue' | 'organizer';
+
+const text = (name: string, description: string, max: number = TEXT_LIMITS.other): ParamSpec =>
+  param(name, 'body', description, { type: 'string', maxLength: max }, (v) => parseString(v, max, { allowEmpty: true }));
+
+const imageParam = param('image', 'body', 'an absolute image URL, or "" to remove the image', { type: 'string', format: 'uri' },
+  (v) => {
+    if (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) {
+      throw new ParamError('must be an absolute image URL (attachment ids are not accepted), or "" to remove it');
+    }
+    return parseUrl(v, { allowEmpty: true });
+  });
+
+const FIELDS: Record<Kind, ParamSpec[]> = {
+  venue: [
+    text('address', 'street address'), text('city', 'city'), text('country', 'country'), text('province', 'province'),
+    text('state', 'state'), text('zip', 'postal code'), text('phone', 'phone number'),
+    text('stateprovince', 'state or province (derived from state/province when not given)'),
+    param('website', 'body', 'website (absolute URL), or ""', { type: 'string', format: 'uri' }, (v) => parseUrl(v, { allowEmpty: true })),
+    boolParam('show_map', 'whether to show a map (default true)'),
+    boolParam('show_map_link', 'whether to show a map link (default true)'),
+  ],
+  organizer: [
+    text('phone', 'phone number'),
+    param('website', 'body', 'website (absolute URL), or ""', { type: 'string', format: 'uri' }, (v) => parseUrl(v, { allowEmpty: true })),
+    text('email', 'e-mail address'),
+  ],
+};
+
+function writeParams(kind: Kind, create: boolean): ParamSpec[] {
+  return [
+    param(kind, 'body', `the ${kind} name`, { type: 'string', maxLength: TEXT_LIMITS.title },
+      (v) => parseString(v, TEXT_LIMITS.title).trim(), { required: create }),
+    param('description', 'body', `the ${kind} description (HTML, sanitised)`, { type: 'string', maxLength: TEXT_LIMITS.description },
+      (v) => parseString(v, TEXT_LIMITS.description, { allowEmpty: true })),
+    param('excerpt', 'body', `the ${kind} excerpt (HTML, sanitised)`, { type: 'string', maxLength: TEXT_LIMITS.excerpt },
+      (v) => parseString(v, TEXT_LIMITS.excerpt, { allowEmpty: true })),
+    statusWrite(kind),
+    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer' },
+      (v) => parsePositiveInt(v)), refs: 'user' },
+    param('date', 'body', 'the publication date', { type: 'string' }, (v) => parseString(v)),
+    param('date_utc', 'body', 'the publication date in UTC', { type: 'string' }, (v) => parseString(v)),
+    imageParam,
+    ...FIELDS[kind],
+    param('password', 'body', `a password that readers must send to see the ${kind}'s details; "" removes it`, { type: 'string' },
+      (v) => parseString(v, 200, { allowEmpty: true })),
+    translationLanguage,
+  ];
+}
+
+function listParams(kind: Kind): ParamSpec[] {
+  const fields = kind === 'venue' ? 'name, description, address, city, province, state, zip and phone'
+    : 'name, description, phone, e-mail and website';
+  return [
+    page, perPage, search(fields),
+    { ...param('event', 'query', `only ${kind}s linked to this event`, { type: 'integer' }, (v) => parsePositiveInt(v)), refs: 'event' },
+    param('has_events', 'query', `true: only ${kind}s linked to a non-draft event; false: only those linked to none`,
+      { type: 'string' }, parseTruthy),
+    param('only_with_upcoming', 'query', `true: only ${kind}s with an upcoming event visible to the caller`,
+      { type: 'string', default: 'false' }, parseTruthy),
+    statusFilter(kind),
+    translationLanguage,
+  ];
+}
+
+function routes(kind: Kind, group: Group, plural: string): RouteSpec[] {
+  const title = kind[0]!.toUpperCase() + kind.slice(1);
+  const single = (key: ParamSpec, suffix: string): OperationSpec[] => [
+    { id: `${plural}.get${suffix}`, method: 'GET', summary: `Returns one ${kind}`, capability: 'public', success: 200,
+      errors: [400, 401, 403, 404], response: title, params: [key, passwordRead, contextParam, translationLanguage] },
+    ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({
+      id: `${plural}.update${suffix}${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
+      summary: `Updates a ${kind} (only the fields sent change)`, capability: 'edit_posts', success: 200,
+      errors: [400, 401, 403, 404, 412, 413], response: title, params: [key, ...writeParams(kind, false)] })),
+    { id: `${plural}.delete${suffix}`, method: 'DELETE', summary: `Moves a ${kind} to the trash, or deletes it with force=true`,
+      capability: 'edit_posts', success: 200, errors: [400, 401, 403, 404, 410, 412], response: title,
+      params: [key, forceParam, translationLanguage] },
+  ];
+  return [
+    { path: `/${plural}`, group, operations: [
+      { id: `${plural}.list`, method: 'GET', summary: `Lists ${kind}s, newest first`, capability: 'public', success: 200,
+        errors: [400, 401, 404], response: `${title}List`, params: listParams(kind) },
+      { id: `${plural}.create`, method: 'POST', summary: `Creates a ${kind} (or reuses one with the same name and description)`,
+        capability: 'create_posts', success: 201, errors: [400, 401, 403, 413], response: title, params: writeParams(kind, true) },
+    ] },
+    { path: `/${plural}/{id}`, group, operations: single(idParam(kind), '') },
+    { path: `/${plural}/by-slug/{slug}`, group, operations: single(slugParam(kind), 'BySlug') },
+  ];
+}
+
+export const venueRoutes = routes('venue', 'venues', 'venues');
+export const organizerRoutes = routes('organizer', 'organizers', 'organizers');

@@ -1,0 +1,75 @@
+/** The /categories and /tags routes (reference §4.4(b), §5.2, §8, §9.3, §10.4). */
+import { idParam, page, param, perPage, translationLanguage } from './common.js';
+import { parseBoolean, parseEnum, parseList, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
+import type { OperationSpec, ParamSpec, RouteSpec } from './types.js';
+
+type Taxonomy = 'category' | 'tag';
+
+const termRefs = (name: string, description: string, kind: Taxonomy): ParamSpec => ({
+  ...param(name, 'query', description, { type: 'array', items: { type: 'string' } },
+    (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))),
+  refs: kind,
+});
+
+function listParams(kind: Taxonomy): ParamSpec[] {
+  return [
+    page, perPage,
+    param('search', 'query', 'text to look for in the name and slug', { type: 'string' }, (v) => parseString(v)),
+    termRefs('include', 'only these terms (ids or slugs)', kind),
+    termRefs('exclude', 'not these terms (ids or slugs)', kind),
+    param('order', 'query', 'asc or desc', { type: 'string', enum: ['asc', 'desc'], default: 'asc' }, parseEnum(['asc', 'desc'] as const)),
+    param('orderby', 'query', 'id, name, slug, count, include or description', { type: 'string', default: 'name' },
+      parseEnum(['id', 'name', 'slug', 'count', 'include', 'description', 'term_group'] as const)),
+    param('hide_empty', 'query', 'omit terms with no published events', { type: 'boolean', default: true }, parseBoolean),
+    ...(kind === 'category'
+      ? [{ ...param('parent', 'query', 'children of this category', { type: 'integer' }, (v: unknown) => parsePositiveInt(v)),
+        refs: 'category' as const }]
+      : []),
+    { ...param('post', 'query', 'terms of this event', { type: 'integer' }, (v) => parsePositiveInt(v)), refs: 'event' },
+    { ...param('event', 'query', 'terms of this event (wins over post)', { type: 'integer' }, (v) => parsePositiveInt(v)), refs: 'event' },
+    param('slug', 'query', 'the exact slug', { type: 'string' }, (v) => parseString(v)),
+    translationLanguage,
+  ];
+}
+
+function writeParams(kind: Taxonomy, create: boolean): ParamSpec[] {
+  return [
+    param('name', 'body', `the ${kind} name`, { type: 'string', maxLength: TEXT_LIMITS.title },
+      (v) => parseString(v, TEXT_LIMITS.title).trim(), { required: create }),
+    param('description', 'body', `the ${kind} description (HTML, sanitised)`, { type: 'string', maxLength: TEXT_LIMITS.description },
+      (v) => parseString(v, TEXT_LIMITS.description)),
+    param('slug', 'body', `the ${kind} slug (made unique with -2, -3…)`, { type: 'string' }, (v) => parseString(v, 200)),
+    ...(kind === 'category'
+      ? [{ ...param('parent', 'body', 'the parent category id', { type: 'integer' }, (v: unknown) => parsePositiveInt(v)),
+        refs: 'category' as const }]
+      : [param('parent', 'body', 'tags are not hierarchical: sending parent is an error', { type: 'integer' }, (v) => v)]),
+    translationLanguage,
+  ];
+}
+
+function routes(kind: Taxonomy, plural: 'categories' | 'tags'): RouteSpec[] {
+  const title = kind === 'category' ? 'Category' : 'Tag';
+  const capability = kind === 'category' ? 'manage_categories' : 'manage_tags';
+  const id = idParam(kind);
+  return [
+    { path: `/${plural}`, group: plural, operations: [
+      { id: `${plural}.list`, method: 'GET', summary: `Lists ${plural}`, capability: 'public', success: 200, errors: [400, 401],
+        response: `${title}List`, params: listParams(kind) },
+      { id: `${plural}.create`, method: 'POST', summary: `Creates a ${kind}`, capability, success: 201,
+        errors: [400, 401, 403, 413], response: title, params: writeParams(kind, true) },
+    ] },
+    { path: `/${plural}/{id}`, group: plural, operations: [
+      { id: `${plural}.get`, method: 'GET', summary: `Returns one ${kind}`, capability: 'public', success: 200,
+        errors: [400, 401, 404], response: title, params: [id, translationLanguage] },
+      ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({
+        id: `${plural}.update${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
+        summary: `Updates a ${kind} (only the fields sent change)`, capability, success: 200,
+        errors: [400, 401, 403, 404, 413], response: title, params: [id, ...writeParams(kind, false)] })),
+      { id: `${plural}.delete`, method: 'DELETE', summary: `Deletes a ${kind} permanently and unlinks it from its events`,
+        capability, success: 200, errors: [400, 401, 403, 404], response: title, params: [id, translationLanguage] },
+    ] },
+  ];
+}
+
+export const categoryRoutes = routes('category', 'categories');
+export const tagRoutes = routes('tag', 'tags');

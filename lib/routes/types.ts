@@ -1,0 +1,81 @@
+/**
+ * Declarative route and parameter definitions: the one source for request validation, the namespace index
+ * (GET /), the OpenAPI document (GET /doc), the local server's routing and the CDK routes.
+ */
+import type { RequestContext } from '../http/context.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Group = 'root' | 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+
+/** A JSON-schema fragment, as it appears in the namespace index and the OpenAPI document. */
+export type Schema = {
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  format?: string;
+  enum?: readonly unknown[];
+  items?: Schema;
+  oneOf?: Schema[];
+  properties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  default?: unknown;
+  description?: string;
+  $ref?: string;
+  nullable?: boolean;
+};
+
+export interface ParamSpec {
+  name: string;
+  /** Where the OpenAPI document places it. At run time path > body > query for every parameter. */
+  in: 'path' | 'query' | 'body';
+  description: string;
+  schema: Schema;
+  required?: boolean;
+  /** Documented default (dynamic defaults are documented by their description). */
+  default?: unknown;
+  /** Validates and normalises a present value; throws ParamError with a human-readable reason. */
+  parse: (raw: unknown, ctx: RequestContext) => unknown;
+  /**
+   * The ids (or, for terms, ids/slugs/names) in the parsed value must name existing records of this kind
+   * (checked by the request pipeline against the store; unknown → 400 rest_invalid_param). Term references
+   * are replaced by their ids.
+   */
+  refs?: RefKind;
+}
+
+export type RefKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'user';
+
+/** Who may call an operation before the handler looks at a record (contract §3 processing order). */
+export type Capability =
+  | 'public'
+  | 'create_posts' // contributor and above
+  | 'edit_posts' // contributor and above; the handler checks the record itself
+  | 'manage_categories' // author and above
+  | 'manage_tags'; // editor
+
+export interface OperationSpec {
+  /** Unique id, also the OpenAPI operationId, e.g. "events.list". */
+  id: string;
+  method: Method;
+  summary: string;
+  params: ParamSpec[];
+  capability: Capability;
+  /** Success status. */
+  success: 200 | 201;
+  /** Documented error statuses (the OpenAPI document lists them). */
+  errors: number[];
+  /** Component schema name of the success body, e.g. "Event" or "EventList". */
+  response: string;
+}
+
+export interface RouteSpec {
+  /** Path relative to the API root with {id} (digits) and {slug} captures; "/" is the namespace index. */
+  path: string;
+  group: Group;
+  operations: OperationSpec[];
+}
+
+export const NAMESPACE = 'calendar/events/v1';
+export const LANGUAGES = ['en', 'de', 'pt-pt'] as const;
+export type Language = (typeof LANGUAGES)[number];

@@ -1,0 +1,75 @@
+/**
+ * The DynamoDB document client, created once per cold start, plus a per-request meter of DynamoDB requests
+ * and consumed capacity (benchmarks and tests read it; ReturnConsumedCapacity is set on every call).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '../config.js';
+
+export interface Meter {
+  requests: number;
+  readUnits: number;
+  writeUnits: number;
+  /** Items DynamoDB evaluated (Query ScannedCount, BatchGet/Get items returned). */
+  itemsRead: number;
+}
+
+const meters = new AsyncLocalStorage<Meter>();
+
+export const newMeter = (): Meter => ({ requests: 0, readUnits: 0, writeUnits: 0, itemsRead: 0 });
+/** Runs fn with a fresh meter; every DynamoDB call inside it is counted there. */
+export const withMeter = <T>(meter: Meter, fn: () => Promise<T>): Promise<T> => meters.run(meter, fn);
+
+type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+
+function record(output: Record<string, unknown>): void {
+  const meter = meters.getStore();
+  if (!meter) return;
+  meter.requests += 1;
+  const consumed = output.ConsumedCapacity as Capacity | Capacity[] | undefined;
+  for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
+    if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
+      meter.readUnits += c.ReadCapacityUnits ?? 0;
+      meter.writeUnits += c.WriteCapacityUnits ?? 0;
+    } else if (c.CapacityUnits !== undefined) {
+      // Only the total is known; reads and writes never share one call here except transactions (writes).
+      if ('Item' in output || 'Items' in output || 'Responses' in output) meter.readUnits += c.CapacityUnits;
+      else meter.writeUnits += c.CapacityUnits;
+    }
+  }
+  const scanned = output.ScannedCount as number | undefined;
+  if (scanned !== undefined) meter.itemsRead += scanned;
+  else if (output.Item) meter.itemsRead += 1;
+  else if (output.Responses && !Array.isArray(output.Responses)) {
+    for (const items of Object.values(output.Responses as Record<string, unknown[]>)) meter.itemsRead += items.length;
+  }
+}
+
+let client: DynamoDBDocumentClient | null = null;
+
+export function db(): DynamoDBDocumentClient {
+  if (client) return client;
+  const base = new DynamoDBClient({ maxAttempts: 3 });
+  client = DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
+  });
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity ??= 'TOTAL';
+      const result = await next(args);
+      record(result.output as Record<string, unknown>);
+      return result;
+    },
+    { step: 'initialize', name: 'calendarMeter' },
+  );
+  return client;
+}
+
+export const table = (): string => config().tableName;
+
+/** Tests swap in a client (e.g. aws-sdk-client-mock) or reset after changing the environment. */
+export const setClient = (c: DynamoDBDocumentClient | null): void => {
+  client = c;
+};

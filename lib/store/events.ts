@@ -1,0 +1,130 @@
+/**
+ * Event reads by date window on the byStart index (lib/store/README.md "Events by date").
+ * Index items carry only what filters and totals need; full records are fetched for the returned page.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DateTime } from 'luxon';
+import { db, table } from './client.js';
+import { eventsMetaKey, eventYearPartition } from './keys.js';
+import { getItem, type Item } from './records.js';
+import type { TransactItem } from './posts.js';
+
+export interface EventIndexEntry {
+  id: number;
+  startUtc: string;
+  endUtc: string;
+  status: string;
+  author: number;
+  featured?: boolean;
+  venue?: number;
+  organizers?: number[];
+  categories?: number[];
+  tags?: number[];
+}
+
+interface EventsMeta {
+  years: number[];
+  /** Upper bound, in hours, of every event's duration (2^max bucket). */
+  maxDurationHours: number;
+}
+
+/** Years and buckets this process has seen stored; the meta item never loses members. */
+const seen = { years: new Set<number>(), durs: new Set<number>() };
+
+async function readMeta(): Promise<EventsMeta> {
+  const item = await getItem(eventsMetaKey(), true);
+  const years = [...((item?.years as Set<number> | undefined) ?? [])].sort((a, b) => a - b);
+  const buckets = [...((item?.durs as Set<number> | undefined) ?? [])];
+  years.forEach((y) => seen.years.add(y));
+  buckets.forEach((d) => seen.durs.add(d));
+  return { years, maxDurationHours: buckets.length ? 2 ** Math.max(...buckets) : 0 };
+}
+
+const durationBucket = (startUtc: string, endUtc: string): number => {
+  const hours = Math.ceil((Date.parse(`${endUtc}Z`.replace(' ', 'T')) - Date.parse(`${startUtc}Z`.replace(' ', 'T'))) / 3_600_000);
+  return Math.ceil(Math.log2(Math.max(hours, 1)));
+};
+
+/**
+ * The update of the events meta item (years with events, duration buckets) to join an event write's
+ * transaction, or null when it already holds them (so most writes don't contend on this one item).
+ * ADD of set members is idempotent, so concurrent writers cannot lose each other's values.
+ */
+export function eventsMetaUpdate(startUtc: string, endUtc: string): TransactItem[] {
+  const year = Number(startUtc.slice(0, 4));
+  const bucket = durationBucket(startUtc, endUtc);
+  if (seen.years.has(year) && seen.durs.has(bucket)) return [];
+  return [{
+    Update: {
+      TableName: table(),
+      Key: eventsMetaKey(),
+      UpdateExpression: 'ADD years :y, durs :d',
+      ExpressionAttributeValues: { ':y': new Set([year]), ':d': new Set([bucket]) },
+    },
+  }];
+}
+
+/** Records that a write including eventsMetaUpdate succeeded. */
+export function eventsMetaStored(startUtc: string, endUtc: string): void {
+  seen.years.add(Number(startUtc.slice(0, 4)));
+  seen.durs.add(durationBucket(startUtc, endUtc));
+}
+
+const toUtcMs = (wall: string) => DateTime.fromFormat(wall, 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).toMillis();
+const fromUtcMs = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm:ss');
+
+/**
+ * Index entries whose UTC start lies in [startFrom, startTo] (either side open), ordered by start then id.
+ * `endFrom` narrows the lower start bound with the longest duration ever stored, so "ends after X" without a
+ * start bound reads only events that can still be running at X.
+ */
+export async function queryEventWindow(range: { startFrom?: string; startTo?: string; endFrom?: string }): Promise<EventIndexEntry[]> {
+  let { startFrom, startTo } = range;
+  let years: number[];
+  const open = startFrom === undefined || startTo === undefined || range.endFrom !== undefined;
+  const meta = open ? await readMeta() : null;
+  if (meta && range.endFrom !== undefined) {
+    const bound = fromUtcMs(toUtcMs(range.endFrom) - meta.maxDurationHours * 3_600_000);
+    if (startFrom === undefined || bound > startFrom) startFrom = bound;
+  }
+  if (startFrom !== undefined && startTo !== undefined && startFrom > startTo) return [];
+  if (meta) {
+    years = meta.years.filter((y) => (startFrom === undefined || y >= Number(startFrom.slice(0, 4)))
+      && (startTo === undefined || y <= Number(startTo.slice(0, 4))));
+  } else {
+    years = [];
+    for (let y = Number(startFrom!.slice(0, 4)); y <= Number(startTo!.slice(0, 4)); y++) years.push(y);
+  }
+  const parts = await Promise.all(years.map((y) => queryYear(y, startFrom ?? '0000', `${startTo ?? '9999'}#~`)));
+  return parts.flat();
+}
+
+async function queryYear(year: number, from: string, to: string): Promise<EventIndexEntry[]> {
+  const out: EventIndexEntry[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({
+      TableName: table(),
+      IndexName: 'byStart',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': from, ':to': to },
+      ExclusiveStartKey,
+    }));
+    for (const item of page.Items ?? []) out.push(toEntry(item));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}
+
+const toEntry = (item: Item): EventIndexEntry => ({
+  id: item.id as number,
+  startUtc: String(item.GSI2SK).split('#')[0]!,
+  endUtc: item.endUtc as string,
+  status: item.status as string,
+  author: item.author as number,
+  featured: item.featured as boolean | undefined,
+  venue: item.venue as number | undefined,
+  organizers: item.organizers as number[] | undefined,
+  categories: item.categories as number[] | undefined,
+  tags: item.tags as number[] | undefined,
+});

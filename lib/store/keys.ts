@@ -1,0 +1,19 @@
+/** Key builders for every item type; lib/store/README.md documents them. */
+export type PostKind = 'event' | 'venue' | 'organizer';
+export type Taxonomy = 'category' | 'tag';
+
+export const pad = (id: number): string => String(id).padStart(10, '0');
+
+export const postKey = (id: number) => ({ PK: `POST#${id}`, SK: 'POST' });
+export const termKey = (id: number) => ({ PK: `TERM#${id}`, SK: 'TERM' });
+export const counterKey = (name: 'post' | 'term' | 'user') => ({ PK: 'COUNTER', SK: name });
+export const slugKey = (kind: PostKind | Taxonomy, slug: string) => ({ PK: `SLUG#${kind}#${slug}`, SK: 'SLUG' });
+export const userKey = (sub: string) => ({ PK: `USER#${sub}`, SK: 'USER' });
+export const userIdKey = (id: number) => ({ PK: `USERID#${id}`, SK: 'USERID' });
+export const eventsMetaKey = () => ({ PK: 'META', SK: 'EVENTS' });
+
+/** bySlug index partition of a record. */
+export const slugIndexKey = (kind: PostKind | Taxonomy, slug: string) => `${kind}#${slug}`;
+/** byStart index: yearly partitions of events by UTC start. */
+export const eventYearPartition = (year: number) => `EVENTS#${year}`;
+export const eventStartSortKey = (startUtc: string, id: number) => `${startUtc}#${pad(id)}`;

@@ -1,0 +1,112 @@
+/**
+ * Writes of post records (events, venues, organizers): every write is one conditional transaction that also
+ * maintains the record's slug guard item, so slugs stay unique per kind (a GSI cannot enforce that).
+ */
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '../http/errors.js';
+import { slugCandidates } from '../text/slug.js';
+import { db, table } from './client.js';
+import { postKey, slugKey, type PostKind } from './keys.js';
+import { batchGet, type Item } from './records.js';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Thrown when the record changed since it was read (version condition failed). */
+export class VersionConflict extends Error {}
+
+const SLUG_BATCH = 25;
+
+/** The first of base, base-2, base-3… that no other record of this kind holds. */
+export async function freeSlug(kind: PostKind | 'category' | 'tag', base: string, selfId: number): Promise<string> {
+  for (let from = 1; from < 10_000; from += SLUG_BATCH) {
+    const candidates = slugCandidates(base, from, SLUG_BATCH);
+    const taken = await batchGet(candidates.map((s) => slugKey(kind, s)), ['id']);
+    const holders = new Map(taken.map((g) => [String(g.PK).slice(`SLUG#${kind}#`.length), g.id as number]));
+    const free = candidates.find((s) => !holders.has(s) || holders.get(s) === selfId);
+    if (free) return free;
+  }
+  throw new ApiError(400, 'rest_invalid_param', 'No free slug could be found; send a different slug.', { params: { slug: 'slug is taken' } });
+}
+
+const guardPut = (kind: PostKind | 'category' | 'tag', slug: string, id: number): TransactItem => ({
+  Put: { TableName: table(), Item: { ...slugKey(kind, slug), id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } },
+});
+
+const guardDelete = (kind: PostKind | 'category' | 'tag', slug: string, id: number): TransactItem => ({
+  Delete: { TableName: table(), Key: slugKey(kind, slug), ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } },
+});
+
+function reasonsOf(e: unknown): string[] {
+  if ((e as Error).name !== 'TransactionCanceledException') throw e;
+  return ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}
+
+async function transact(items: TransactItem[]): Promise<string[] | null> {
+  try {
+    await db().send(new TransactWriteCommand({ TransactItems: items }));
+    return null;
+  } catch (e) {
+    const reasons = reasonsOf(e);
+    if (reasons.some((r) => r === 'ThrottlingError' || r === 'ProvisionedThroughputExceeded')) {
+      const err = new Error('throttled');
+      err.name = 'ThrottlingException';
+      throw err;
+    }
+    if (reasons.some((r) => r === 'TransactionConflict')) return ['TransactionConflict'];
+    return reasons;
+  }
+}
+
+/**
+ * Creates a record with a slug derived from `slugBase` (suffixed on collision). `extra` items (links, counters)
+ * join the same transaction. Returns the stored item.
+ */
+export async function createPost(kind: PostKind, item: Item & { id: number }, slugBase: string, extra: TransactItem[] = []): Promise<Item> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const slug = await freeSlug(kind, slugBase, item.id);
+    const stored = { ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
+    const reasons = await transact([
+      { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } },
+      guardPut(kind, slug, item.id),
+      ...extra,
+    ]);
+    if (!reasons) return stored;
+    if (reasons[0] === 'ConditionalCheckFailed') throw new Error(`id ${item.id} is already in use`);
+    // The slug was taken between the check and the write, or a concurrent transaction touched an item: retry.
+  }
+  throw new ApiError(409, 'rest_conflict', 'The record could not be created because of concurrent changes; retry.');
+}
+
+/**
+ * Replaces a record if it still has version `expectedVersion`. When `slugBase` is given the record moves to a
+ * free slug derived from it and its old slug is released.
+ */
+export async function replacePost(kind: PostKind, item: Item & { id: number; slug: string; v: number }, expectedVersion: number,
+  oldSlug: string, slugBase?: string, extra: TransactItem[] = []): Promise<Item> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const slug = slugBase !== undefined ? await freeSlug(kind, slugBase, item.id) : oldSlug;
+    const stored = { ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
+    const items: TransactItem[] = [
+      { Put: { TableName: table(), Item: stored, ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
+      ...(slug !== oldSlug ? [guardDelete(kind, oldSlug, item.id), guardPut(kind, slug, item.id)] : []),
+      ...extra,
+    ];
+    const reasons = await transact(items);
+    if (!reasons) return stored;
+    if (reasons[0] === 'ConditionalCheckFailed') throw new VersionConflict();
+  }
+  throw new ApiError(409, 'rest_conflict', 'The record could not be saved because of concurrent changes; retry.');
+}
+
+/** Deletes a record permanently (if it still has `expectedVersion`) and releases its slug. */
+export async function deletePost(kind: PostKind, item: Item & { id: number; slug: string }, expectedVersion: number,
+  extra: TransactItem[] = []): Promise<void> {
+  const reasons = await transact([
+    { Delete: { TableName: table(), Key: postKey(item.id), ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
+    guardDelete(kind, item.slug, item.id),
+    ...extra,
+  ]);
+  if (reasons) throw new VersionConflict();
+}

@@ -1,0 +1,42 @@
+/** Single and batched reads of records by key. */
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from './client.js';
+import { postKey, termKey } from './keys.js';
+
+export type Item = Record<string, unknown>;
+
+export async function getItem(key: { PK: string; SK: string }, consistent = false): Promise<Item | null> {
+  const out = await db().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent }));
+  return out.Item ?? null;
+}
+
+export const getPost = (id: number, consistent = false) => getItem(postKey(id), consistent);
+export const getTerm = (id: number, consistent = false) => getItem(termKey(id), consistent);
+
+/**
+ * BatchGetItem in chunks of 100, retrying unprocessed keys; returns items in the order of `keys`
+ * (missing ones left out).
+ */
+export async function batchGet(keys: { PK: string; SK: string }[], projection?: string[]): Promise<Item[]> {
+  const unique = [...new Map(keys.map((k) => [`${k.PK}|${k.SK}`, k])).values()];
+  const found = new Map<string, Item>();
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, { Keys: Item[]; ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }> = {
+      [table()]: {
+        Keys: unique.slice(i, i + 100),
+        ...(projection ? {
+          ProjectionExpression: ['PK', 'SK', ...projection].map((_, j) => `#p${j}`).join(','),
+          ExpressionAttributeNames: Object.fromEntries(['PK', 'SK', ...projection].map((p, j) => [`#p${j}`, p])),
+        } : {}),
+      },
+    };
+    for (let attempt = 0; Object.keys(request).length > 0; attempt++) {
+      if (attempt > 8) throw new Error('BatchGetItem kept returning unprocessed keys');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const out = await db().send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of out.Responses?.[table()] ?? []) found.set(`${item.PK}|${item.SK}`, item);
+      request = (out.UnprocessedKeys ?? {}) as typeof request;
+    }
+  }
+  return keys.map((k) => found.get(`${k.PK}|${k.SK}`)).filter((x): x is Item => x !== undefined);
+}

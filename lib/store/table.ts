@@ -1,0 +1,57 @@
+/**
+ * The one definition of the DynamoDB table, used by the CDK stack (infra/) and the local runtime (lib/local/).
+ * Key layout and access patterns: lib/store/README.md.
+ */
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+  /** ALL, KEYS_ONLY, or the non-key attributes to include. */
+  projection: 'ALL' | 'KEYS_ONLY' | readonly string[];
+}
+
+export const TABLE = {
+  partitionKey: 'PK',
+  sortKey: 'SK',
+  indexes: [
+    /** Records by slug: GSI1PK = "<kind>#<slug>". */
+    { name: 'bySlug', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
+    /**
+     * Collections in order: events by UTC start in yearly partitions (GSI2PK = "EVENTS#<yyyy>",
+     * GSI2SK = "<utc start>#<id>"). Carries just what list filters and totals need, so a list reads small
+     * index items for its window and fetches full records only for the page it returns.
+     */
+    {
+      name: 'byStart',
+      partitionKey: 'GSI2PK',
+      sortKey: 'GSI2SK',
+      projection: ['id', 'status', 'author', 'endUtc', 'featured', 'venue', 'organizers', 'categories', 'tags', 'pw'],
+    },
+  ] as const satisfies readonly IndexDefinition[],
+} as const;
+
+export const DEFAULT_TABLE_NAME = 'calendar-events';
+
+export function createTableInput(TableName: string): CreateTableCommandInput {
+  const keys = (hash: string, range: string) => [
+    { AttributeName: hash, KeyType: 'HASH' as const },
+    { AttributeName: range, KeyType: 'RANGE' as const },
+  ];
+  const attributes = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  return {
+    TableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    KeySchema: keys(TABLE.partitionKey, TABLE.sortKey),
+    GlobalSecondaryIndexes: TABLE.indexes.map((i) => ({
+      IndexName: i.name,
+      KeySchema: keys(i.partitionKey, i.sortKey),
+      Projection:
+        typeof i.projection === 'string'
+          ? { ProjectionType: i.projection }
+          : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: [...i.projection] },
+    })),
+  };
+}

@@ -1,0 +1,39 @@
+/** Stable integer user ids per token subject (contract §4). */
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from './client.js';
+import { nextId } from './ids.js';
+import { userIdKey, userKey } from './keys.js';
+
+const known = new Map<string, number>();
+
+export async function userIdForSub(sub: string): Promise<number> {
+  const cached = known.get(sub);
+  if (cached !== undefined) return cached;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const found = await db().send(new GetCommand({ TableName: table(), Key: userKey(sub), ConsistentRead: true }));
+    if (found.Item) {
+      known.set(sub, found.Item.id as number);
+      return found.Item.id as number;
+    }
+    const id = await nextId('user');
+    try {
+      await db().send(new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: table(), Item: { ...userKey(sub), id }, ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: table(), Item: { ...userIdKey(id), sub }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ],
+      }));
+      known.set(sub, id);
+      return id;
+    } catch (e) {
+      if ((e as Error).name !== 'TransactionCanceledException') throw e;
+      // Another request registered this subject first: read its id on the next pass.
+    }
+  }
+  throw new Error(`could not register user ${sub}`);
+}
+
+export async function userExists(id: number): Promise<boolean> {
+  const out = await db().send(new GetCommand({ TableName: table(), Key: userIdKey(id), ProjectionExpression: 'PK' }));
+  return Boolean(out.Item);
+}
