@@ -176,7 +176,7 @@ const single = (idOrSlug: ParamSpec, suffix: string): OperationSpec[] => [
   ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({
     id: `events.update${suffix}${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
     summary: 'Updates an event (only the fields sent change)', capability: 'edit_posts', success: 200, errors: writeErrors,
-    response: 'Event', params: [idOrSlug, ...writeParams(false)] })),
+    response: 'Event', params: [idOrSlug, ...writeParams(false).filter((p) => !(suffix && p.name === 'slug'))] })),
   { id: `events.delete${suffix}`, method: 'DELETE', summary: 'Moves an event to the trash, or deletes it with force=true',
     capability: 'edit_posts', success: 200, errors: [400, 401, 403, 404, 410, 412], response: 'Event',
     params: [idOrSlug, forceParam, translationLanguage] },

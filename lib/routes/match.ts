@@ -1,5 +1,5 @@
 import { methodNotAllowed, noRoute, type ApiError } from '../http/errors.js';
-import { ROUTES } from './index.js';
+import { ROUTES } from './all.js';
 import { LANGUAGES, NAMESPACE, type Language, type Method, type OperationSpec, type RouteSpec } from './types.js';
 
 export interface RouteMatch {
