@@ -9,6 +9,8 @@ import { atLeast } from './roles.js';
 export interface Owned {
   author: number;
   status: PostStatus;
+  /** For trashed records: the status they had, which decides who may still delete or restore them. */
+  statusBeforeTrash?: PostStatus;
 }
 
 const UNPUBLISHED: PostStatus[] = ['draft', 'pending'];
@@ -27,7 +29,8 @@ export function canEdit(caller: Caller | null, userId: number | null, record: Ow
   if (caller.role === 'editor') return true;
   if (userId !== record.author) return false;
   if (caller.role === 'author') return true;
-  return caller.role === 'contributor' && UNPUBLISHED.includes(record.status);
+  const status = record.status === 'trash' ? record.statusBeforeTrash ?? 'trash' : record.status;
+  return caller.role === 'contributor' && UNPUBLISHED.includes(status);
 }
 
 /** The status a write lands in (reference §10.1 "status scaling"). */

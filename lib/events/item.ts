@@ -29,8 +29,9 @@ export interface EventItem {
   author: number;
   status: PostStatus;
   slug: string;
-  /** Slug to restore when a trashed event comes back. */
+  /** Slug and status to restore when a trashed event comes back. */
   slugBeforeTrash?: string;
+  statusBeforeTrash?: PostStatus;
   /** Translatable text per language; `lang0` is the first language written, the fallback. */
   tr: Partial<Record<Language, EventText>>;
   lang0: Language;

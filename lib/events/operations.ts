@@ -86,8 +86,10 @@ export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
     if (existing.status === 'trash' && item.status !== 'trash') {
       base ??= existing.slugBeforeTrash ?? existing.slug.replace(/__trashed(-\d+)?$/, '');
       delete item.slugBeforeTrash;
+      delete item.statusBeforeTrash;
     } else if (existing.status !== 'trash' && item.status === 'trash') {
       item.slugBeforeTrash = slugBase ?? existing.slug;
+      item.statusBeforeTrash = existing.status;
       base = `${item.slugBeforeTrash}__trashed`;
     }
     const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
@@ -108,7 +110,7 @@ export async function deleteEvent(ctx: RequestContext): Promise<HttpResult> {
     }
     if (existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const trashed: EventItem = {
-      ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug,
+      ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug, statusBeforeTrash: existing.status,
       modifiedUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
     };
     const stored = (await replacePost('event', trashed as never, existing.v, existing.slug, `${existing.slug}__trashed`)) as unknown as EventItem;

@@ -6,12 +6,14 @@ export type Nested = { [key: string]: NestedValue };
 export type NestedValue = string | NestedValue[] | Nested;
 
 const MAX_DEPTH = 5;
+/** Keys that would reach Object.prototype through plain-object assignment. */
+const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function parseNested(raw: string): Nested {
   const out: Nested = {};
   for (const [key, value] of new URLSearchParams(raw)) {
     const path = splitKey(key);
-    if (path) assign(out, path, value);
+    if (path && !path.some((part) => UNSAFE.has(part))) assign(out, path, value);
   }
   return out;
 }

@@ -88,11 +88,11 @@ async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations:
   for (const spec of specs) {
     if (!spec.refs || invalid[spec.name] || ctx.params[spec.name] === undefined) continue;
     const value = ctx.params[spec.name];
-    const list = (Array.isArray(value) ? value : [value]) as (string | number)[];
+    const list = spec.refIds ? spec.refIds(value) : ((Array.isArray(value) ? value : [value]) as (string | number)[]);
     const ids = await resolveRefs(spec.refs, list);
     const unknown = list.filter((_, i) => ids[i] === null);
     if (unknown.length) invalid[spec.name] = `${spec.name}: no ${spec.refs} ${unknown.join(', ')}`;
-    else ctx.params[spec.name] = Array.isArray(value) ? [...new Set(ids)] : ids[0];
+    else if (!spec.refIds) ctx.params[spec.name] = Array.isArray(value) ? [...new Set(ids)] : ids[0];
   }
   if (Object.keys(invalid).length) throw invalidParams(invalid);
   if (ctx.params.translation_language) ctx.lang = ctx.params.translation_language as Language;

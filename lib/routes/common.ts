@@ -17,8 +17,12 @@ export function param(
   return { name, in: where, description, schema, parse, ...extra };
 }
 
+/** Path ids are digits (the route guarantees it); 0 or an id beyond any counter names no record → 404 later. */
 export const idParam = (what: string): ParamSpec =>
-  param('id', 'path', `the ${what} ID`, { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v), { required: true });
+  param('id', 'path', `the ${what} ID`, { type: 'integer', minimum: 1 }, (v) => {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : 0;
+  }, { required: true });
 
 export const slugParam = (what: string): ParamSpec =>
   param('slug', 'path', `the ${what} slug`, { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.other), {

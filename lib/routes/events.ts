@@ -51,6 +51,7 @@ const listParams: ParamSpec[] = [
       if (parseBoolean(v)) throw new ParamError('ticketing is not available on this service');
       return false;
     }),
+  passwordRead,
   translationLanguage,
 ];
 
@@ -80,6 +81,10 @@ function parseOrganizerInput(v: unknown): unknown {
     throw new ParamError('must be a list of organizer ids, {"id": N} objects or organizer objects');
   });
 }
+
+/** The ids among parsed venue/organizer inputs ({id} entries); inline objects are checked when created. */
+const linkedIds = (inputs: unknown[]): number[] =>
+  inputs.map((i) => (i as { id?: number }).id).filter((id): id is number => id !== undefined);
 
 const isOrganizerObject = (v: object): boolean => 'organizer' in v || 'email' in v || 'phone' in v;
 
@@ -156,11 +161,13 @@ function writeParams(create: boolean): ParamSpec[] {
       { oneOf: [{ type: 'string' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }] }, parseTermsInput),
     param('tags', 'body', 'tag ids, slugs or names; [] removes all',
       { oneOf: [{ type: 'string' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }] }, parseTermsInput),
-    param('venue', 'body', 'a venue id, {"id": N}, or a venue object to create; 0 or null removes the venue',
+    { ...param('venue', 'body', 'a venue id, {"id": N}, or a venue object to create; 0 or null removes the venue',
       { oneOf: [{ type: 'integer' }, { type: 'object' }] }, parseVenueInput),
-    param('organizer', 'body', 'organizer ids, {"id": N} objects or organizer objects to create; [] removes all',
+    refs: 'venue', refIds: (v) => linkedIds([v]) },
+    { ...param('organizer', 'body', 'organizer ids, {"id": N} objects or organizer objects to create; [] removes all',
       { oneOf: [{ type: 'integer' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } }] },
       parseOrganizerInput),
+    refs: 'organizer', refIds: (v) => linkedIds(v as unknown[]) },
     param('password', 'body', 'a password that readers must send to see the event; "" removes it', { type: 'string' },
       (v) => parseString(v, 200, { allowEmpty: true })),
     translationLanguage,

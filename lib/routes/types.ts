@@ -42,6 +42,8 @@ export interface ParamSpec {
    * are replaced by their ids.
    */
   refs?: RefKind;
+  /** For values that are not plain ids (e.g. `{id}` or inline objects): the ids to check; the value is kept. */
+  refIds?: (value: unknown) => (string | number)[];
 }
 
 export type RefKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'user';

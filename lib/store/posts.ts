@@ -16,14 +16,17 @@ export class VersionConflict extends Error {}
 
 const SLUG_BATCH = 25;
 
-/** The first of base, base-2, base-3… that no other record of this kind holds. */
-export async function freeSlug(kind: PostKind | 'category' | 'tag', base: string, selfId: number): Promise<string> {
+/**
+ * The first of base, base-2, base-3… that no other record of this kind holds. After a lost race (`spread` > 0)
+ * it picks at random among the first free candidates, so concurrent writers of one title stop colliding.
+ */
+export async function freeSlug(kind: PostKind | 'category' | 'tag', base: string, selfId: number, spread = 0): Promise<string> {
   for (let from = 1; from < 10_000; from += SLUG_BATCH) {
     const candidates = slugCandidates(base, from, SLUG_BATCH);
     const taken = await batchGet(candidates.map((s) => slugKey(kind, s)), ['id']);
     const holders = new Map(taken.map((g) => [String(g.PK).slice(`SLUG#${kind}#`.length), g.id as number]));
-    const free = candidates.find((s) => !holders.has(s) || holders.get(s) === selfId);
-    if (free) return free;
+    const free = candidates.filter((s) => !holders.has(s) || holders.get(s) === selfId);
+    if (free.length) return free[Math.floor(Math.random() * Math.min(free.length, spread + 1))]!;
   }
   throw new ApiError(400, 'rest_invalid_param', 'No free slug could be found; send a different slug.', { params: { slug: 'slug is taken' } });
 }
@@ -64,8 +67,8 @@ async function transact(items: TransactItem[]): Promise<string[] | null> {
  * join the same transaction. Returns the stored item.
  */
 export async function createPost(kind: PostKind, item: Item & { id: number }, slugBase: string, extra: TransactItem[] = []): Promise<Item> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const slug = await freeSlug(kind, slugBase, item.id);
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const slug = await freeSlug(kind, slugBase, item.id, attempt);
     const stored = { ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
     const reasons = await transact([
       { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -85,8 +88,8 @@ export async function createPost(kind: PostKind, item: Item & { id: number }, sl
  */
 export async function replacePost(kind: PostKind, item: Item & { id: number; slug: string; v: number }, expectedVersion: number,
   oldSlug: string, slugBase?: string, extra: TransactItem[] = []): Promise<Item> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const slug = slugBase !== undefined ? await freeSlug(kind, slugBase, item.id) : oldSlug;
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const slug = slugBase !== undefined ? await freeSlug(kind, slugBase, item.id, attempt) : oldSlug;
     const stored = { ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
     const items: TransactItem[] = [
       { Put: { TableName: table(), Item: stored, ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
