@@ -1,0 +1,154 @@
+/**
+ * `npm start`: the whole API on http://HOST:PORT/calendar/events/v1 with an embedded DynamoDB Local (contract §11).
+ * Informational lines go to stderr; stdout carries only the ready line.
+ */
+import { createServer as createNetServer } from 'node:net';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { loadConfig, resetConfig } from '../config.js';
+import { NAMESPACE } from '../routes/types.js';
+import { normalizeTimezone } from '../time/zones.js';
+import { DynamoDbLocalError, ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
+import { createLocalServer } from './server.js';
+
+const env = process.env;
+const info = (line: string) => process.stderr.write(`${line}\n`);
+
+class StartError extends Error {}
+
+let ddb: DynamoDbLocal | null = null;
+let server: Server | null = null;
+let stopping = false;
+
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) {
+    info(`${signal} again: exiting now.`);
+    process.exit(1); // the 'exit' hook of dynamodb-local kills java
+  }
+  stopping = true;
+  info(`${signal}: stopping the Calendar API…`);
+  if (server?.listening) {
+    const closed = new Promise<void>((ok) => server!.close(() => ok()));
+    server.closeAllConnections();
+    await closed;
+  }
+  await ddb?.stop();
+  process.exit(0);
+}
+
+function parsePort(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 3000;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StartError(`PORT must be a port number (0-65535, 0 = any free port), not "${raw}".`);
+  return port;
+}
+
+const portProblem = (e: NodeJS.ErrnoException, host: string, port: number): StartError =>
+  new StartError(
+    e.code === 'EADDRINUSE'
+      ? `Port ${port} on ${host} is already in use, so the Calendar API cannot listen there. Stop the program that uses it, or start on another port, e.g. \`PORT=3001 npm start\` (PORT=0 picks any free port).`
+      : e.code === 'EACCES'
+        ? `Not allowed to listen on ${host}:${port} (ports below 1024 need privileges). Choose another port, e.g. \`PORT=3001 npm start\`.`
+        : e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND'
+          ? `Cannot listen on HOST=${host}: no such address on this machine. Use 127.0.0.1 (the default) or 0.0.0.0.`
+          : `Cannot listen on ${host}:${port}: ${e.message}`,
+  );
+
+/** Fails fast (before starting Java) when the port is taken; the real listen below still reports races. */
+function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((ok, fail) => {
+    const probe = createNetServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => fail(portProblem(e, host, port)));
+    probe.listen(port, host, () => probe.close(() => ok()));
+  });
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((ok, fail) => {
+    server.once('error', (e: NodeJS.ErrnoException) => fail(portProblem(e, host, port)));
+    server.listen(port, host, () => ok((server.address() as AddressInfo).port));
+  });
+}
+
+/** Settings the handlers read per request, checked once here so that a typo fails at start, not on every request. */
+function checkSettings(): void {
+  const zone = env.CALENDAR_TIMEZONE;
+  if (zone) {
+    try {
+      normalizeTimezone(zone);
+    } catch (e) {
+      throw new StartError(`CALENDAR_TIMEZONE ${(e as Error).message}, not "${zone}".`);
+    }
+  }
+  const site = env.CALENDAR_SITE_URL;
+  if (site && !/^https?:\/\/[^/\s]+/i.test(site)) {
+    throw new StartError(`CALENDAR_SITE_URL must be an absolute http(s) URL such as https://example.org, not "${site}".`);
+  }
+}
+
+async function main(): Promise<void> {
+  const host = env.HOST || '127.0.0.1';
+  const port = parsePort(env.PORT);
+  const dataDir = env.CALENDAR_DATA_DIR || '.calendar-data';
+  checkSettings();
+
+  if (!env.CALENDAR_JWT_SECRET) {
+    info('Using the development JWT secret (set CALENDAR_JWT_SECRET to use your own). Get a token with: npm run -s token -- --role editor');
+  }
+  env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+  // Orphaned (the parent that started us died without signalling): shut down rather than serve forever.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (!stopping && process.ppid !== parent) void shutdown('parent exited');
+  }, 1000).unref();
+
+  await checkPortFree(host, port);
+
+  let endpoint = env.DYNAMODB_ENDPOINT;
+  if (endpoint) {
+    info(`Using DynamoDB at ${endpoint} (DYNAMODB_ENDPOINT).`);
+  } else {
+    const t0 = Date.now();
+    ddb = await startDynamoDbLocal({ dataDir });
+    endpoint = ddb.endpoint;
+    info(
+      `DynamoDB Local ready on ${endpoint} in ${Date.now() - t0} ms (${dataDir === ':memory:' ? 'in memory, nothing is kept' : `data in ${dataDir}`}).`,
+    );
+  }
+  env.AWS_ENDPOINT_URL_DYNAMODB = endpoint;
+  env.AWS_REGION ||= 'local';
+  // Our own DynamoDB Local (-sharedDb) takes any credentials: never resolve a real profile for it.
+  if (ddb || (!env.AWS_ACCESS_KEY_ID && !env.AWS_PROFILE)) {
+    env.AWS_ACCESS_KEY_ID = 'local';
+    env.AWS_SECRET_ACCESS_KEY = 'local';
+    delete env.AWS_SESSION_TOKEN;
+    delete env.AWS_PROFILE;
+  }
+  resetConfig();
+  const { tableName } = loadConfig(env);
+
+  const client = new DynamoDBClient({ endpoint, region: env.AWS_REGION });
+  try {
+    await ensureTable(client, tableName);
+  } catch (e) {
+    throw new StartError(`Could not create or find the table "${tableName}" at ${endpoint}: ${(e as Error).message}`);
+  } finally {
+    client.destroy();
+  }
+
+  server = createLocalServer();
+  const actualPort = await listen(server, host, port);
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  process.stdout.write(`Calendar API listening on http://${shownHost}:${actualPort}/${NAMESPACE}\n`);
+}
+
+main().catch(async (e: unknown) => {
+  const known = e instanceof StartError || e instanceof DynamoDbLocalError;
+  process.stderr.write(`\nThe Calendar API did not start: ${known ? e.message : String((e as Error)?.stack ?? e)}\n`);
+  await ddb?.stop();
+  process.exit(1);
+});

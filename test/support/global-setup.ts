@@ -1,0 +1,104 @@
+/**
+ * Jest globalSetup: starts the real local runtime (`lib/local/start.ts`: local API Gateway + the handlers +
+ * DynamoDB Local, in memory) as a child process, and hands its URL to the tests through the environment:
+ *   CALENDAR_TEST_API         e.g. http://127.0.0.1:41234/calendar/events/v1
+ *   CALENDAR_TEST_JWT_SECRET  the HS256 secret the server accepts (see tokenFor in ./api.ts)
+ *   CALENDAR_TEST_SERVER_LOG  file with the server's stdout and stderr (handler logs, crashes)
+ * Set CALENDAR_TEST_DYNAMODB_ENDPOINT to use an existing DynamoDB instead of DynamoDB Local (no Java needed).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789';
+const READY = /Calendar API listening on (http:\/\/\S+)/;
+const READY_TIMEOUT_MS = 90_000;
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __CALENDAR_TEST_SERVER__: { pid: number; child: ChildProcess } | undefined;
+}
+
+export default async function globalSetup(): Promise<void> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const logPath = join(tmpdir(), `calendar-test-server-${process.pid}.log`);
+  const log = createWriteStream(logPath);
+  const t0 = Date.now();
+  const external = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT || undefined;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      CALENDAR_DATA_DIR: ':memory:',
+      CALENDAR_JWT_SECRET: TEST_JWT_SECRET,
+      CALENDAR_TIMEZONE: 'UTC',
+      // Whatever the developer's shell says: the embedded database, the defaults, HS256 tokens. Without Java,
+      // CALENDAR_TEST_DYNAMODB_ENDPOINT runs the tests against another DynamoDB, in a table of their own.
+      DYNAMODB_ENDPOINT: external ?? '',
+      CALENDAR_TABLE_NAME: external ? `calendar-test-${Date.now()}` : '',
+      CALENDAR_SITE_URL: '',
+      CALENDAR_JWT_ISSUER: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  globalThis.__CALENDAR_TEST_SERVER__ = { pid: child.pid!, child };
+
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log.write(chunk);
+      output += chunk.toString();
+      const m = READY.exec(output);
+      if (m) {
+        cleanup();
+        resolve(m[1]!);
+      }
+    };
+    // 'close', not 'exit': by then all of the child's output has been read.
+    const onExit = (code: number | null, signal: string | null) => {
+      cleanup();
+      reject(new Error(`the server exited (${signal ?? `code ${code}`}) before it was ready`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`the server was not ready after ${READY_TIMEOUT_MS / 1000} s`));
+    }, READY_TIMEOUT_MS);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      child.stderr!.off('data', onData);
+      child.off('close', onExit);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('close', onExit);
+    child.once('error', (e) => {
+      cleanup();
+      reject(e);
+    });
+  }).catch(async (e: Error) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+    globalThis.__CALENDAR_TEST_SERVER__ = undefined;
+    process.stderr.write(`\nCould not start the local API for the tests: ${e.message}. Its output:\n${output}\n`);
+    throw e;
+  });
+
+  // Keep the server's later output (handler logs) in the log file, not in Jest's report.
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  child.unref();
+  (child.stdout as unknown as { unref?: () => void }).unref?.();
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
+
+  process.env.CALENDAR_TEST_API = url;
+  process.env.CALENDAR_TEST_JWT_SECRET = TEST_JWT_SECRET;
+  process.env.CALENDAR_TEST_SERVER_LOG = logPath;
+  process.stderr.write(`\nLocal API ready in ${Date.now() - t0} ms at ${url} (server log: ${logPath})\n`);
+}
