@@ -15,5 +15,6 @@ export default {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+  setupFilesAfterEnv: ['aws-cdk-lib/testhelpers/jest-autoclean'],
   testTimeout: 30000,
 };

@@ -6,6 +6,7 @@
  *   CALENDAR_TEST_SERVER_LOG  file with the server's stdout and stderr (handler logs, crashes)
  * Set CALENDAR_TEST_DYNAMODB_ENDPOINT to use an existing DynamoDB instead of DynamoDB Local (no Java needed).
  */
+import { DEFAULT_TABLE_NAME } from '../../lib/store/table.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ export default async function globalSetup(): Promise<void> {
   const log = createWriteStream(logPath);
   const t0 = Date.now();
   const external = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT || undefined;
+  const tableName = external ? `calendar-test-${Date.now()}` : undefined;
   const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
     cwd: root,
     env: {
@@ -39,7 +41,7 @@ export default async function globalSetup(): Promise<void> {
       // Whatever the developer's shell says: the embedded database, the defaults, HS256 tokens. Without Java,
       // CALENDAR_TEST_DYNAMODB_ENDPOINT runs the tests against another DynamoDB, in a table of their own.
       DYNAMODB_ENDPOINT: external ?? '',
-      CALENDAR_TABLE_NAME: external ? `calendar-test-${Date.now()}` : '',
+      CALENDAR_TABLE_NAME: tableName ?? '',
       CALENDAR_SITE_URL: '',
       CALENDAR_JWT_ISSUER: '',
     },
@@ -97,6 +99,10 @@ export default async function globalSetup(): Promise<void> {
   (child.stdout as unknown as { unref?: () => void }).unref?.();
   (child.stderr as unknown as { unref?: () => void }).unref?.();
 
+  // The database the server uses, for tests that run built bundles against it (test/infra/bundles.test.ts).
+  const dynamo = /DynamoDB Local ready on (\S+)|Using DynamoDB at (\S+) /.exec(output);
+  process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT = external ?? dynamo?.[1] ?? dynamo?.[2] ?? '';
+  process.env.CALENDAR_TEST_TABLE = external ? tableName! : DEFAULT_TABLE_NAME;
   process.env.CALENDAR_TEST_API = url;
   process.env.CALENDAR_TEST_JWT_SECRET = TEST_JWT_SECRET;
   process.env.CALENDAR_TEST_SERVER_LOG = logPath;

@@ -1,0 +1,77 @@
+/**
+ * The one set of esbuild settings for the Lambda bundles, used by the stack (NodejsFunction, local esbuild, no
+ * Docker) and by anything that builds a bundle the same way (test/infra/bundles.test.ts checks the CDK output
+ * against these settings, and esbuildBuildOptions() reproduces them through esbuild's API).
+ */
+import type { BuildOptions } from 'esbuild';
+import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+
+/**
+ * Bundled CommonJS dependencies (parts of the AWS SDK, among others) call require() for Node built-ins; an ES module
+ * has no require, so the bundle defines one. Without it the SDK fails at import with
+ * `Dynamic require of "node:https" is not supported` (invisible under `node -e`, which has a global require).
+ */
+export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/** Matches lambda.Runtime.NODEJS_24_X in infra/stack.ts. */
+export const NODE_TARGET = 'node24';
+
+export const BUNDLE = {
+  platform: 'node',
+  target: NODE_TARGET,
+  /** ESM output: top-level await is available and the file is index.mjs (handler "index.handler"). */
+  format: 'esm',
+  outputFile: 'index.mjs',
+  minify: true,
+  /** esbuild tree-shakes bundles anyway; stated so the setting is visible in both builds. */
+  treeShaking: true,
+  /** External .map next to the bundle; NODE_OPTIONS=--enable-source-maps maps stack traces to the TypeScript. */
+  sourcemap: true,
+  /** Line mappings only, no embedded sources: smaller assets, same stack traces. */
+  sourcesContent: false,
+  /** Prefer packages' ESM builds, which tree-shake better. */
+  mainFields: ['module', 'main'],
+  banner: CREATE_REQUIRE_BANNER,
+  /**
+   * Bundle the AWS SDK v3 (nothing external): a tree-shaken, bundled client loads faster than the runtime's full
+   * copy, and the deployed code runs exactly the SDK version package-lock.json pins.
+   */
+  bundleAwsSDK: true,
+} as const;
+
+/** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used). */
+export function nodejsBundlingOptions(): BundlingOptions {
+  return {
+    format: OutputFormat.ESM,
+    target: BUNDLE.target,
+    minify: BUNDLE.minify,
+    sourceMap: BUNDLE.sourcemap,
+    sourcesContent: BUNDLE.sourcesContent,
+    mainFields: [...BUNDLE.mainFields],
+    banner: BUNDLE.banner,
+    bundleAwsSDK: BUNDLE.bundleAwsSDK,
+    esbuildArgs: { '--tree-shaking': String(BUNDLE.treeShaking) },
+    logLevel: LogLevel.WARNING,
+    forceDockerBundling: false,
+  };
+}
+
+/** The same build through esbuild's JavaScript API (for tools and tests that bundle without synthesising). */
+export function esbuildBuildOptions(entry: string, outdir: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile: `${outdir.replace(/\/+$/, '')}/${BUNDLE.outputFile}`,
+    bundle: true,
+    platform: BUNDLE.platform,
+    target: BUNDLE.target,
+    format: BUNDLE.format,
+    minify: BUNDLE.minify,
+    treeShaking: BUNDLE.treeShaking,
+    sourcemap: BUNDLE.sourcemap,
+    sourcesContent: BUNDLE.sourcesContent,
+    mainFields: [...BUNDLE.mainFields],
+    banner: { js: BUNDLE.banner },
+    external: [],
+    logLevel: 'warning',
+  };
+}

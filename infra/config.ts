@@ -1,0 +1,190 @@
+/**
+ * Deployment configuration, read from CDK context: defaults in cdk.json, overrides with `-c key=value`.
+ * Values given with -c arrive as strings, so numbers and booleans are parsed here and every value is validated
+ * before a construct is created (a typo fails the synth with a message, not the deployment).
+ */
+import type { Node } from 'constructs';
+
+export interface CalendarConfig {
+  /** CloudFormation stack name (context `stackName`). */
+  stackName: string;
+  /**
+   * HTTP API stage (context `stageName`); `$default` (the default) serves the API at the root of the endpoint. Keep it
+   * with a custom domain: the handlers put the stage path into the URLs they emit.
+   */
+  stageName: string;
+  /** IANA zone for CALENDAR_TIMEZONE (context `siteTimezone`). */
+  siteTimezone: string;
+  /** Public site origin for CALENDAR_SITE_URL (context `siteUrl`); unset = the request's origin. */
+  siteUrl: string | null;
+  /** Stage-wide steady-state request rate, requests per second (context `throttlingRateLimit`). */
+  throttlingRateLimit: number;
+  /** Stage-wide burst bucket, requests (context `throttlingBurstLimit`). */
+  throttlingBurstLimit: number;
+  /** Custom domain (contexts `domainName` + `certificateArn`, a regional ACM certificate); both or neither. */
+  customDomain: { domainName: string; certificateArn: string } | null;
+  /** Create a Cognito user pool (context `createUserPool`, default true) or trust an existing issuer. */
+  createUserPool: boolean;
+  /** Existing OIDC issuer and audience (contexts `jwtIssuer`, `jwtAudience`); required when createUserPool is false. */
+  jwtIssuer: string | null;
+  jwtAudience: string | null;
+  /** CloudWatch Logs retention for function and access logs, days (context `logRetentionDays`). */
+  logRetentionDays: number;
+  /**
+   * Synthesise for `sam local` (context `samLocal`, set by lib/local/sam-env.ts): declares the local-only variables
+   * so SAM's --env-vars file can set them, and adds a CloudFormation rule that refuses to deploy the template.
+   */
+  samLocal: boolean;
+}
+
+/** The values cdk.json ships with (kept equal to its "context" block; test/infra checks that). */
+export const DEFAULTS = {
+  stackName: 'CalendarEventsApi',
+  stageName: '$default',
+  siteTimezone: 'UTC',
+  siteUrl: '',
+  throttlingRateLimit: 100,
+  throttlingBurstLimit: 200,
+  domainName: '',
+  certificateArn: '',
+  createUserPool: true,
+  jwtIssuer: '',
+  jwtAudience: '',
+  logRetentionDays: 30,
+} as const;
+
+/** The values CloudWatch Logs accepts for a retention period. */
+export const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
+
+export class ConfigError extends Error {}
+
+type Raw = (key: string) => unknown;
+
+const text = (raw: Raw, key: string, fallback: string): string => {
+  const v = raw(key);
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') {
+    throw new ConfigError(`Context "${key}" must be a string, not ${JSON.stringify(v)}.`);
+  }
+  return String(v).trim();
+};
+
+const optional = (raw: Raw, key: string): string | null => text(raw, key, '') || null;
+
+function bool(raw: Raw, key: string, fallback: boolean): boolean {
+  const v = raw(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  if (typeof v === 'boolean') return v;
+  const s = String(v).trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(s)) return true;
+  if (['false', '0', 'no', 'off'].includes(s)) return false;
+  throw new ConfigError(`Context "${key}" must be true or false, not "${String(v)}".`);
+}
+
+function int(raw: Raw, key: string, fallback: number, min: number, max: number): number {
+  const v = raw(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = typeof v === 'number' ? v : Number(String(v).trim());
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`Context "${key}" must be a whole number from ${min} to ${max}, not "${String(v)}".`);
+  }
+  return n;
+}
+
+function validTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function httpsUrl(value: string, key: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`Context "${key}" must be an absolute URL, not "${value}".`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`Context "${key}" must be an http(s) URL, not "${value}".`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** Reads and validates the configuration from any context lookup (a construct node, or a plain object in tests). */
+export function readConfig(source: Node | Record<string, unknown>): CalendarConfig {
+  const raw: Raw =
+    'tryGetContext' in source && typeof source.tryGetContext === 'function'
+      ? (key) => (source as Node).tryGetContext(key)
+      : (key) => (source as Record<string, unknown>)[key];
+
+  const stackName = text(raw, 'stackName', DEFAULTS.stackName);
+  if (!/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(stackName)) {
+    throw new ConfigError(`Context "stackName" must start with a letter and contain only letters, digits and hyphens (max 128), not "${stackName}".`);
+  }
+
+  const stageName = text(raw, 'stageName', DEFAULTS.stageName);
+  if (stageName !== '$default' && !/^[A-Za-z0-9_-]{1,128}$/.test(stageName)) {
+    throw new ConfigError(`Context "stageName" must be $default or letters, digits, "-" and "_" (max 128), not "${stageName}".`);
+  }
+
+  const siteTimezone = text(raw, 'siteTimezone', DEFAULTS.siteTimezone);
+  if (!validTimeZone(siteTimezone)) {
+    throw new ConfigError(`Context "siteTimezone" must be an IANA time zone such as Europe/Berlin or UTC, not "${siteTimezone}".`);
+  }
+
+  const siteUrlRaw = optional(raw, 'siteUrl');
+  const siteUrl = siteUrlRaw ? httpsUrl(siteUrlRaw, 'siteUrl') : null;
+
+  // API Gateway accepts up to the account's regional limit (10,000 rps / 5,000 burst by default).
+  const throttlingRateLimit = int(raw, 'throttlingRateLimit', DEFAULTS.throttlingRateLimit, 1, 10_000);
+  const throttlingBurstLimit = int(raw, 'throttlingBurstLimit', DEFAULTS.throttlingBurstLimit, 1, 5_000);
+
+  const domainName = optional(raw, 'domainName');
+  const certificateArn = optional(raw, 'certificateArn');
+  if (Boolean(domainName) !== Boolean(certificateArn)) {
+    throw new ConfigError('Contexts "domainName" and "certificateArn" go together: give both for a custom domain, or neither.');
+  }
+  if (domainName && !/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(domainName)) {
+    throw new ConfigError(`Context "domainName" must be a host name such as api.example.org, not "${domainName}".`);
+  }
+  if (certificateArn && !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[A-Za-z0-9-]+$/.test(certificateArn)) {
+    throw new ConfigError(`Context "certificateArn" must be an ACM certificate ARN (in the stack's region), not "${certificateArn}".`);
+  }
+
+  const createUserPool = bool(raw, 'createUserPool', DEFAULTS.createUserPool);
+  const jwtIssuerRaw = optional(raw, 'jwtIssuer');
+  const jwtAudience = optional(raw, 'jwtAudience');
+  const jwtIssuer = jwtIssuerRaw ? httpsUrl(jwtIssuerRaw, 'jwtIssuer') : null;
+  if (createUserPool && (jwtIssuer || jwtAudience)) {
+    throw new ConfigError('Contexts "jwtIssuer"/"jwtAudience" are for an existing issuer: also pass -c createUserPool=false.');
+  }
+  if (!createUserPool && (!jwtIssuer || !jwtAudience)) {
+    throw new ConfigError('With -c createUserPool=false, give the existing issuer: -c jwtIssuer=https://… -c jwtAudience=<client id>.');
+  }
+  if (jwtIssuer && !jwtIssuer.startsWith('https://')) {
+    throw new ConfigError('Context "jwtIssuer" must be an https:// URL (API Gateway fetches its JWKS over HTTPS).');
+  }
+
+  const logRetentionDays = int(raw, 'logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
+  if (!RETENTION_DAYS.includes(logRetentionDays)) {
+    throw new ConfigError(`Context "logRetentionDays" must be one of ${RETENTION_DAYS.join(', ')}, not ${logRetentionDays}.`);
+  }
+
+  return {
+    stackName,
+    stageName,
+    siteTimezone,
+    siteUrl,
+    throttlingRateLimit,
+    throttlingBurstLimit,
+    customDomain: domainName && certificateArn ? { domainName, certificateArn } : null,
+    createUserPool,
+    jwtIssuer,
+    jwtAudience,
+    logRetentionDays,
+    samLocal: bool(raw, 'samLocal', false),
+  };
+}

@@ -1,0 +1,441 @@
+/**
+ * The Calendar Events API in one stack: DynamoDB table, one Lambda function per route group, an API Gateway HTTP API
+ * whose routes come from the handlers' own route definitions, and a Cognito user pool whose ID tokens the API's JWT
+ * authorizer checks on every write route.
+ */
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, CfnRule, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  DomainName,
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  SecurityPolicy,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { NAMESPACE, type Group } from '../lib/routes/types.js';
+import { createTableInput, TABLE } from '../lib/store/table.js';
+import { nodejsBundlingOptions } from './bundling.js';
+import type { CalendarConfig } from './config.js';
+import {
+  DEFAULT_ROUTE_GROUP,
+  functionGroups,
+  httpApiRoutes,
+  READ_ACTIONS,
+  tableAccess,
+  WRITE_ACTIONS,
+  type HttpApiRoute,
+} from './routes.js';
+
+const projectFile = (relative: string): string => fileURLToPath(new URL(`../${relative}`, import.meta.url));
+
+/** Cognito groups the handlers map to roles (lib/auth/roles.ts): highest wins, no group = subscriber. */
+export const USER_GROUPS = [
+  { name: 'editor', precedence: 1, description: 'Edits and deletes everything, including other people\'s records, and manages categories and tags.' },
+  { name: 'author', precedence: 2, description: 'Publishes and edits their own events, venues and organizers; manages categories.' },
+  { name: 'contributor', precedence: 3, description: 'Submits their own events, venues and organizers for review (pending/draft).' },
+] as const;
+
+/**
+ * Memory and timeout per function.
+ * - Memory: Lambda allocates CPU in proportion to memory (1,769 MB = 1 vCPU). Cold starts are CPU-bound (parsing a
+ *   few hundred KB of minified bundle: SDK, middy, jose, luxon, chrono); at 128-256 MB they take several times
+ *   longer, while warm requests mostly wait on DynamoDB. 1,024 MB (~0.6 vCPU) keeps cold starts short for the data
+ *   functions at about $0.0000167 per GB-second on arm64, i.e. well under API Gateway's $1 per million requests
+ *   for a typical 30-60 ms request. The root function only renders documents from static definitions: 512 MB.
+ * - Timeout: an HTTP API gives up on an integration after 30 s (29 s configurable maximum); a request here is a
+ *   handful of single-digit-millisecond DynamoDB calls (a list reads one window of small index items, a write is
+ *   one transaction) plus SDK retries (3 attempts with backoff). 10 s is far above any healthy request and well
+ *   below the gateway's limit, so a stuck call ends in the function (logged, billed for 10 s at most) instead of
+ *   as an anonymous gateway 503. The root function needs no network at all: 5 s.
+ */
+const SIZING: Record<Group, { memoryMb: number; timeout: Duration }> = {
+  root: { memoryMb: 512, timeout: Duration.seconds(5) },
+  events: { memoryMb: 1024, timeout: Duration.seconds(10) },
+  venues: { memoryMb: 1024, timeout: Duration.seconds(10) },
+  organizers: { memoryMb: 1024, timeout: Duration.seconds(10) },
+  categories: { memoryMb: 1024, timeout: Duration.seconds(10) },
+  tags: { memoryMb: 1024, timeout: Duration.seconds(10) },
+};
+
+/** Headers of the wire contract (CONTRACT.md §1) for the API's CORS configuration. */
+export const CORS = {
+  allowOrigins: ['*'],
+  allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+  allowHeaders: ['Authorization', 'Content-Type', 'If-Match'],
+  exposeHeaders: ['X-TEC-Total', 'X-TEC-TotalPages', 'Link', 'ETag', 'Content-Language', 'Location'],
+  maxAgeSeconds: 86_400,
+} as const;
+
+/** Values for the local-only variables declared in a `samLocal` synth (lib/local/sam-env.ts overrides them). */
+export const SAM_LOCAL_PLACEHOLDERS = {
+  AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:8000',
+  CALENDAR_JWT_SECRET: '',
+} as const;
+
+const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+export interface CalendarStackProps extends StackProps {
+  config: CalendarConfig;
+}
+
+export class CalendarStack extends Stack {
+  readonly config: CalendarConfig;
+  readonly table: dynamodb.Table;
+  readonly functions: Record<Group, NodejsFunction>;
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  readonly authorizer: HttpJwtAuthorizer;
+  readonly userPool: cognito.UserPool | null;
+  readonly userPoolClient: cognito.UserPoolClient | null;
+  /** Every route of the definitions (with and without language prefixes), in httpApiRoutes() order. */
+  readonly routes: { spec: HttpApiRoute; route: HttpRoute }[] = [];
+  /** The `$default` catch-all (root function): unknown paths and methods get the API's own 404/405 JSON. */
+  readonly defaultRoute: HttpRoute;
+  /** Base URL of the API, e.g. https://abc.execute-api.eu-west-1.amazonaws.com/calendar/events/v1 */
+  readonly apiUrl: string;
+
+  constructor(scope: Construct, id: string, props: CalendarStackProps) {
+    super(scope, id, props);
+    const config = (this.config = props.config);
+    const retention = config.logRetentionDays as logs.RetentionDays;
+    const ack = (at: Construct, rule: string, reason: string) =>
+      Validations.of(at).acknowledge({ id: `AwsSolutions::AwsSolutions-${rule}`, reason });
+
+    // ---------------------------------------------------------------- table
+    this.table = buildTable(this);
+
+    // ---------------------------------------------------------------- identity
+    let issuer: string;
+    let audience: string;
+    if (config.createUserPool) {
+      const pool = new cognito.UserPool(this, 'UserPool', {
+        // Accounts are created by an administrator (README); nobody can sign themselves up.
+        selfSignUpEnabled: false,
+        signInAliases: { email: true },
+        autoVerify: { email: true },
+        standardAttributes: { email: { required: true, mutable: true } },
+        passwordPolicy: {
+          minLength: 12,
+          requireLowercase: true,
+          requireUppercase: true,
+          requireDigits: true,
+          requireSymbols: true,
+          tempPasswordValidity: Duration.days(3),
+        },
+        mfa: cognito.Mfa.OPTIONAL,
+        mfaSecondFactor: { otp: true, sms: false },
+        accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
+        featurePlan: cognito.FeaturePlan.ESSENTIALS,
+        deletionProtection: true,
+        // Accounts and their `sub`s (the key of every author's user id) outlive the stack.
+        removalPolicy: RemovalPolicy.RETAIN,
+      });
+      for (const group of USER_GROUPS) {
+        new cognito.UserPoolGroup(this, `${pascal(group.name)}Group`, {
+          userPool: pool,
+          groupName: group.name,
+          precedence: group.precedence,
+          description: group.description,
+        });
+      }
+      const client = pool.addClient('ApiClient', {
+        // Public client (CLI, browser): no secret. USER_PASSWORD_AUTH for `aws cognito-idp initiate-auth` in the
+        // README, SRP for SDK/Amplify sign-in; no hosted UI / OAuth flows.
+        generateSecret: false,
+        authFlows: { userPassword: true, userSrp: true },
+        disableOAuth: true,
+        supportedIdentityProviders: [cognito.UserPoolClientIdentityProvider.COGNITO],
+        preventUserExistenceErrors: true,
+        enableTokenRevocation: true,
+        idTokenValidity: Duration.hours(1),
+        accessTokenValidity: Duration.hours(1),
+        refreshTokenValidity: Duration.days(30),
+      });
+      this.userPool = pool;
+      this.userPoolClient = client;
+      // ID tokens carry `cognito:groups` and aud = client id; the handlers verify them against the pool's JWKS.
+      issuer = pool.userPoolProviderUrl;
+      audience = client.userPoolClientId;
+
+      ack(pool, 'COG2', 'MFA is OPTIONAL with TOTP: editors and authors can (and should) enrol an authenticator app, but ' +
+        'REQUIRED MFA would block the documented CLI sign-in (USER_PASSWORD_AUTH) and API automation accounts. The pool ' +
+        'only guards write access to public calendar data; accounts are admin-created (no self sign-up) with a 12-character ' +
+        'complex password policy.');
+      ack(pool, 'COG8', 'The Essentials feature plan is used deliberately: Plus (threat protection) is billed per monthly ' +
+        'active user, and sign-up is closed, so the pool only holds a handful of staff accounts created by an administrator. ' +
+        'Operators who want adaptive authentication can switch featurePlan to PLUS without other changes.');
+    } else {
+      this.userPool = null;
+      this.userPoolClient = null;
+      issuer = config.jwtIssuer!;
+      audience = config.jwtAudience!;
+    }
+    this.authorizer = new HttpJwtAuthorizer('JwtAuthorizer', issuer, {
+      authorizerName: 'jwt',
+      jwtAudience: [audience],
+      identitySource: ['$request.header.Authorization'],
+    });
+
+    // ---------------------------------------------------------------- functions
+    const environment: Record<string, string> = {
+      CALENDAR_TABLE_NAME: this.table.tableName,
+      CALENDAR_TIMEZONE: config.siteTimezone,
+      CALENDAR_JWT_ISSUER: issuer,
+      CALENDAR_JWT_AUDIENCE: audience,
+      NODE_OPTIONS: '--enable-source-maps',
+      ...(config.siteUrl ? { CALENDAR_SITE_URL: config.siteUrl } : {}),
+      // Declared only in a `samLocal` synth, so that sam local's --env-vars file can set them (SAM only overrides
+      // variables the template declares); never part of a deployable template (see the rule below).
+      ...(config.samLocal ? SAM_LOCAL_PLACEHOLDERS : {}),
+    };
+
+    const functions = {} as Record<Group, NodejsFunction>;
+    for (const group of functionGroups()) {
+      functions[group] = this.buildFunction(group, environment, retention);
+    }
+    this.functions = functions;
+
+    // ---------------------------------------------------------------- API
+    const api = new HttpApi(this, 'HttpApi', {
+      apiName: `${this.stackName}-api`,
+      description: `Calendar Events API (${NAMESPACE})`,
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: [...CORS.allowOrigins],
+        allowMethods: CORS.allowMethods.map((m) => CorsHttpMethod[m]),
+        allowHeaders: [...CORS.allowHeaders],
+        exposeHeaders: [...CORS.exposeHeaders],
+        allowCredentials: false,
+        maxAge: Duration.seconds(CORS.maxAgeSeconds),
+      },
+    });
+    this.api = api;
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const domain = config.customDomain
+      ? new DomainName(this, 'Domain', {
+          domainName: config.customDomain.domainName,
+          certificate: Certificate.fromCertificateArn(this, 'Certificate', config.customDomain.certificateArn),
+          securityPolicy: SecurityPolicy.TLS_1_2,
+        })
+      : null;
+    this.stage = new HttpStage(this, 'Stage', {
+      httpApi: api,
+      stageName: config.stageName,
+      autoDeploy: true,
+      throttle: { rateLimit: config.throttlingRateLimit, burstLimit: config.throttlingBurstLimit },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+      },
+      ...(domain ? { domainMapping: { domainName: domain } } : {}),
+    });
+
+    // One integration per function. The 5 data functions each serve 28-48 routes: a per-route invoke permission
+    // would push their resource policies towards Lambda's 20 KB limit, so their permission covers this API's
+    // routes (arn:…:<api-id>/*/*/*) instead; the root function keeps the default per-route permissions.
+    const integrations = {} as Record<Group, HttpLambdaIntegration>;
+    for (const group of functionGroups()) {
+      integrations[group] = new HttpLambdaIntegration(`${pascal(group)}Integration`, functions[group], {
+        scopePermissionToRoute: group === DEFAULT_ROUTE_GROUP,
+      });
+    }
+
+    // Reads are public (the handlers still verify any bearer token, for role-dependent reads); every write route
+    // carries the JWT authorizer. cdk-nag's "no authorization" finding is acknowledged on each read route's own
+    // resource, never on a scope: a write route without the authorizer fails the synth.
+    const publicRoutes = new Construct(this, 'PublicRoutes');
+    const protectedRoutes = new Construct(this, 'ProtectedRoutes');
+    const none = new HttpNoneAuthorizer();
+    const acknowledgePublic = (route: HttpRoute, what: string) =>
+      ack(route.node.defaultChild as Construct, 'APIG4', `${what} The contract makes published events, venues, ` +
+        'organizers and terms readable by anyone, as in the origin API; the handler still rejects an invalid bearer ' +
+        'token (401) and shows unpublished records only to an authenticated owner or editor. Write routes carry the ' +
+        'JWT authorizer and are not acknowledged.');
+    for (const spec of httpApiRoutes()) {
+      const route = new HttpRoute(spec.isWrite ? protectedRoutes : publicRoutes, `${spec.method} ${spec.path}`, {
+        httpApi: api,
+        routeKey: HttpRouteKey.with(spec.path, HttpMethod[spec.method]),
+        integration: integrations[spec.group],
+        authorizer: spec.isWrite ? this.authorizer : none,
+      });
+      if (!spec.isWrite) acknowledgePublic(route, `Public read route (${spec.operationId}).`);
+      this.routes.push({ spec, route });
+    }
+    this.defaultRoute = new HttpRoute(publicRoutes, 'Default', {
+      httpApi: api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: integrations[DEFAULT_ROUTE_GROUP],
+      authorizer: none,
+    });
+    acknowledgePublic(this.defaultRoute, 'The $default catch-all only reaches the root function, which answers 404 ' +
+      '(unknown path) or 405 (known path, other method) without reading any data.');
+
+    // ---------------------------------------------------------------- outputs
+    const basePath = config.stageName === '$default' ? '' : `/${config.stageName}`;
+    this.apiUrl = `${api.apiEndpoint}${basePath}/${NAMESPACE}`;
+    new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Base URL of the API (namespace index)' });
+    if (domain) {
+      new CfnOutput(this, 'CustomDomainUrl', {
+        value: `https://${config.customDomain!.domainName}/${NAMESPACE}`,
+        description: 'Base URL on the custom domain (after DNS points at CustomDomainTarget)',
+      });
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: domain.regionalDomainName,
+        description: 'CNAME / alias target for the custom domain (hosted zone id in CustomDomainHostedZoneId)',
+      });
+      new CfnOutput(this, 'CustomDomainHostedZoneId', { value: domain.regionalHostedZoneId });
+    }
+    if (this.userPool && this.userPoolClient) {
+      new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
+      new CfnOutput(this, 'UserPoolClientId', { value: this.userPoolClient.userPoolClientId });
+    }
+    new CfnOutput(this, 'JwtIssuer', { value: issuer });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+
+    if (config.samLocal) {
+      // A samLocal template declares local-only variables; CloudFormation evaluates rules before any change, so
+      // deploying it (e.g. `cdk deploy --app cdk.out`) fails immediately. `cdk deploy` re-synthesises without it.
+      new CfnRule(this, 'SamLocalTemplateIsNotDeployable', {
+        assertions: [
+          {
+            assert: Fn.conditionEquals('sam-local', 'deployable'),
+            assertDescription:
+              'This template was synthesised for sam local (-c samLocal=true) and must not be deployed: run `npx cdk deploy` without it.',
+          },
+        ],
+      });
+    }
+  }
+
+  private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): NodejsFunction {
+    const name = pascal(group);
+    const logGroup = new logs.LogGroup(this, `${name}Logs`, {
+      retention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // A role per function with exactly its permissions: write to its own log group (instead of the
+    // AWSLambdaBasicExecutionRole managed policy, which allows any log group) and its DynamoDB actions.
+    const role = new iam.Role(this, `${name}Role`, {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Calendar API ${group} function`,
+    });
+    logGroup.grantWrite(role);
+    grantTableAccess(role, this.table, tableAccess(group));
+
+    const sizing = SIZING[group];
+    return new NodejsFunction(this, `${name}Function`, {
+      description: `Calendar API: ${group} routes`,
+      entry: projectFile(`functions/${group}.ts`),
+      handler: 'handler',
+      projectRoot: projectFile(''),
+      depsLockFilePath: projectFile('package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: sizing.memoryMb,
+      timeout: sizing.timeout,
+      role,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+      systemLogLevelV2: lambda.SystemLogLevel.WARN,
+      environment,
+      bundling: nodejsBundlingOptions(),
+    });
+  }
+}
+
+/** Builds the table from lib/store/table.ts (the local runtime's definition): same keys, indexes and projections. */
+function buildTable(scope: Construct): dynamodb.Table {
+  const input = createTableInput('unused');
+  const attributeType = (name: string): dynamodb.AttributeType => {
+    const type = input.AttributeDefinitions?.find((a) => a.AttributeName === name)?.AttributeType;
+    if (type === 'S') return dynamodb.AttributeType.STRING;
+    if (type === 'N') return dynamodb.AttributeType.NUMBER;
+    if (type === 'B') return dynamodb.AttributeType.BINARY;
+    throw new Error(`lib/store/table.ts defines no attribute type for key attribute ${name}`);
+  };
+  const attribute = (name: string): dynamodb.Attribute => ({ name, type: attributeType(name) });
+
+  const table = new dynamodb.Table(scope, 'Table', {
+    partitionKey: attribute(TABLE.partitionKey),
+    sortKey: attribute(TABLE.sortKey),
+    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    deletionProtection: true,
+    removalPolicy: RemovalPolicy.RETAIN,
+  });
+  for (const index of TABLE.indexes) {
+    const projection = index.projection as string | readonly string[];
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: attribute(index.partitionKey),
+      sortKey: attribute(index.sortKey),
+      ...(typeof projection === 'string'
+        ? { projectionType: projection === 'ALL' ? dynamodb.ProjectionType.ALL : dynamodb.ProjectionType.KEYS_ONLY }
+        : { projectionType: dynamodb.ProjectionType.INCLUDE, nonKeyAttributes: [...projection] }),
+    });
+  }
+  return table;
+}
+
+/**
+ * DynamoDB permissions written out instead of grantReadData/grantReadWriteData (which add Scan, DescribeTable,
+ * stream reads and BatchWriteItem): item reads on the table, queries on the table and each named index (no
+ * `index/*` wildcard), item writes on the table.
+ */
+function grantTableAccess(role: iam.IRole, table: dynamodb.Table, access: ReturnType<typeof tableAccess>): void {
+  if (access === 'none') return;
+  const indexArns = TABLE.indexes.map((i) => `${table.tableArn}/index/${i.name}`);
+  const itemReads = READ_ACTIONS.filter((a) => a !== 'dynamodb:Query');
+  role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ReadItems', actions: itemReads, resources: [table.tableArn] }));
+  role.addToPrincipalPolicy(
+    new iam.PolicyStatement({ sid: 'QueryTableAndIndexes', actions: ['dynamodb:Query'], resources: [table.tableArn, ...indexArns] }),
+  );
+  if (access === 'read-write') {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WriteItems', actions: [...WRITE_ACTIONS], resources: [table.tableArn] }));
+  }
+}
+
+/** Access log line (JSON): who called which route, the outcome, latency split, and authorizer/integration errors. */
+const ACCESS_LOG_FIELDS = {
+  requestId: '$context.requestId',
+  extendedRequestId: '$context.extendedRequestId',
+  time: '$context.requestTime',
+  epochMs: '$context.requestTimeEpoch',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  protocol: '$context.protocol',
+  domain: '$context.domainName',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  errorMessage: '$context.error.message',
+  authorizerError: '$context.authorizer.error',
+  sub: '$context.authorizer.claims.sub',
+};

@@ -1,0 +1,87 @@
+/**
+ * cdk-nag (AwsSolutions, v3 policy-validation plugin) passes on the real app, exactly as `cdk synth` runs it
+ * (cdk.json context including CDK's own CloudFormation rule validation), and fails when a finding appears that
+ * no acknowledgement covers.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { App } from 'aws-cdk-lib';
+import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { buildApp } from '../../infra/build.js';
+import { makeApp } from './helpers.js';
+
+const TIMEOUT = 120_000;
+
+/** The message synth fails with (the validation report, in-memory apps include it). */
+function synthError(app: App): string {
+  try {
+    app.synth();
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error('synth passed, but a cdk-nag finding was expected to fail it');
+}
+
+interface Report {
+  pluginReports: {
+    pluginName: string;
+    conclusion: string;
+    violations: unknown[];
+    suppressedViolations?: { ruleName: string; reason: string; violatingConstructs: { constructPath: string }[] }[];
+  }[];
+}
+
+test('synth with cdk-nag passes; every acknowledgement has a reason; APIG4 is acknowledged on read routes only', () => {
+  const app = makeApp({}, { defaultRules: true });
+  const { stack } = buildApp(app);
+  const assembly = app.synth();
+  const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as Report;
+  const nag = report.pluginReports.find((r) => r.pluginName === 'AwsSolutions')!;
+  expect(nag.conclusion).toBe('success');
+  expect(nag.violations).toEqual([]);
+  const suppressed = nag.suppressedViolations ?? [];
+  for (const s of suppressed) expect(s.reason.length).toBeGreaterThan(80);
+  expect(new Set(suppressed.map((s) => s.ruleName))).toEqual(new Set(['AwsSolutions-APIG4', 'AwsSolutions-COG2', 'AwsSolutions-COG8']));
+  const unauthenticated = suppressed
+    .filter((s) => s.ruleName === 'AwsSolutions-APIG4')
+    .flatMap((s) => s.violatingConstructs.map((c) => c.constructPath));
+  const readRoutes = stack.routes.filter((r) => !r.spec.isWrite).length + 1; // + $default
+  expect(unauthenticated).toHaveLength(readRoutes);
+  expect(unauthenticated.every((p) => p.startsWith(`${stack.stackName}/PublicRoutes/`))).toBe(true);
+  expect(report.pluginReports.every((r) => r.conclusion === 'success')).toBe(true);
+}, TIMEOUT);
+
+test('the other configurations pass too (existing issuer, custom domain, named stage, samLocal)', () => {
+  const app = makeApp({
+    createUserPool: 'false',
+    jwtIssuer: 'https://issuer.example.org',
+    jwtAudience: 'client',
+    domainName: 'api.example.org',
+    certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1234-4abc-9def-0123456789ab',
+    stageName: 'prod',
+  });
+  buildApp(app);
+  expect(() => app.synth()).not.toThrow();
+  const local = makeApp({ samLocal: 'true' });
+  buildApp(local);
+  expect(() => local.synth()).not.toThrow();
+}, TIMEOUT);
+
+test('negative control: a write route without the authorizer fails the synth (AwsSolutions-APIG4)', () => {
+  const app = makeApp();
+  const { stack } = buildApp(app);
+  new HttpRoute(stack, 'UnprotectedWrite', {
+    httpApi: stack.api,
+    routeKey: HttpRouteKey.with('/calendar/events/v1/events/{id}/unprotected', HttpMethod.DELETE),
+    integration: new HttpLambdaIntegration('Unprotected', stack.functions.events),
+  });
+  expect(synthError(app)).toMatch(/CalendarEventsApi\/UnprotectedWrite\/Resource[\s\S]*AwsSolutions-APIG4/);
+}, TIMEOUT);
+
+test('negative control: a wildcard table grant (grantReadWriteData) fails the synth (AwsSolutions-IAM5)', () => {
+  const app = makeApp();
+  const { stack } = buildApp(app);
+  stack.table.grantReadWriteData(stack.functions.root);
+  expect(synthError(app)).toMatch(/CalendarEventsApi\/RootRole\/DefaultPolicy\/Resource[\s\S]*AwsSolutions-IAM5\[Resource::<TableCD117FA1\.Arn>\/index\/\*\]/);
+}, TIMEOUT);

@@ -1,0 +1,353 @@
+/**
+ * Assertions on the synthesised template (bundling skipped, so this stays fast). The bundled code itself is covered
+ * by bundles.test.ts, cdk-nag by nag.test.ts.
+ */
+import { Match } from 'aws-cdk-lib/assertions';
+import '../../lib/routes/match.js';
+import { ROUTES } from '../../lib/routes/index.js';
+import { createTableInput, TABLE } from '../../lib/store/table.js';
+import { functionGroups, httpApiRoutes, tableAccess, tableActions } from '../../infra/routes.js';
+import { CORS, USER_GROUPS } from '../../infra/stack.js';
+import { logicalId, resourcesOfType, synth, type Synth, type TemplateJson } from './helpers.js';
+
+const operationCount = ROUTES.reduce((n, r) => n + r.operations.length, 0);
+
+/** Each synth takes a second or two (more on a busy machine); the suite's default timeout is not meant for that. */
+const TIMEOUT = 60_000;
+
+let base: Synth;
+beforeAll(() => {
+  base = synth();
+}, TIMEOUT);
+
+const refOf = (value: any): string | undefined => value?.Ref ?? value?.['Fn::GetAtt']?.[0];
+
+describe('table', () => {
+  test('keys, attribute types, GSIs and projections equal lib/store/table.ts', () => {
+    const input = createTableInput('x');
+    const [[, table], ...others] = resourcesOfType(base.json, 'AWS::DynamoDB::Table');
+    expect(others).toHaveLength(0);
+    const p = table!.Properties;
+    expect(p.KeySchema).toEqual(input.KeySchema);
+    expect(p.KeySchema).toEqual([
+      { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(new Set(p.AttributeDefinitions.map(JSON.stringify))).toEqual(new Set(input.AttributeDefinitions!.map((a) => JSON.stringify(a))));
+    const byName = (list: any[]) => Object.fromEntries(list.map((i) => [i.IndexName, i]));
+    expect(byName(p.GlobalSecondaryIndexes)).toEqual(byName(input.GlobalSecondaryIndexes!));
+    expect(p.GlobalSecondaryIndexes.map((i: any) => i.IndexName)).toEqual(TABLE.indexes.map((i) => i.name));
+    expect(p.LocalSecondaryIndexes).toBeUndefined();
+  });
+
+  test('on-demand, point-in-time recovery, deletion protection, retained on delete and replace', () => {
+    const [[, table]] = resourcesOfType(base.json, 'AWS::DynamoDB::Table');
+    expect(table!.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+    expect(table!.Properties.TableName).toBeUndefined(); // CloudFormation names it: several stacks per account
+    expect(table!.DeletionPolicy).toBe('Retain');
+    expect(table!.UpdateReplacePolicy).toBe('Retain');
+  });
+});
+
+describe('functions', () => {
+  test('six functions on nodejs24.x / arm64 with ESM bundles (index.handler)', () => {
+    const fns = resourcesOfType(base.json, 'AWS::Lambda::Function');
+    expect(fns).toHaveLength(6);
+    for (const [, fn] of fns) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(512);
+      expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(5);
+      expect(fn.Properties.Timeout).toBeLessThan(29); // below the HTTP API integration timeout
+    }
+    expect(Object.keys(base.stack.functions)).toEqual(functionGroups());
+    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags']);
+  });
+
+  test('environment: table, time zone, JWT issuer/audience of the user pool, source maps', () => {
+    const pool = logicalId(base.stack, base.stack.userPool!);
+    const client = logicalId(base.stack, base.stack.userPoolClient!);
+    const table = logicalId(base.stack, base.stack.table);
+    for (const fn of Object.values(base.stack.functions)) {
+      const props = base.json.Resources[logicalId(base.stack, fn)]!.Properties;
+      expect(props.Environment.Variables).toEqual({
+        CALENDAR_TABLE_NAME: { Ref: table },
+        CALENDAR_TIMEZONE: 'UTC',
+        CALENDAR_JWT_ISSUER: { 'Fn::GetAtt': [pool, 'ProviderURL'] },
+        CALENDAR_JWT_AUDIENCE: { Ref: client },
+        NODE_OPTIONS: '--enable-source-maps',
+      });
+    }
+  });
+
+  test('each function logs to its own log group with a retention period', () => {
+    for (const fn of Object.values(base.stack.functions)) {
+      const props = base.json.Resources[logicalId(base.stack, fn)]!.Properties;
+      const group = base.json.Resources[props.LoggingConfig.LogGroup.Ref]!;
+      expect(group.Type).toBe('AWS::Logs::LogGroup');
+      expect(group.Properties.RetentionInDays).toBe(30);
+      expect(props.LoggingConfig.LogFormat).toBe('JSON');
+    }
+  });
+});
+
+/** Every IAM statement attached to a function's role (inline policies and managed policy ARNs). */
+function roleStatements(json: TemplateJson, roleId: string): { actions: string[]; resources: unknown[] }[] {
+  const out: { actions: string[]; resources: unknown[] }[] = [];
+  for (const [, policy] of resourcesOfType(json, 'AWS::IAM::Policy')) {
+    if (!policy.Properties.Roles.some((r: any) => r.Ref === roleId)) continue;
+    for (const s of policy.Properties.PolicyDocument.Statement) {
+      expect(s.Effect).toBe('Allow');
+      out.push({ actions: [s.Action].flat(), resources: [s.Resource].flat() });
+    }
+  }
+  return out;
+}
+
+describe('least privilege', () => {
+  test('per-function DynamoDB actions: root none, the others exactly what their routes need, nobody Scan', () => {
+    const table = logicalId(base.stack, base.stack.table);
+    for (const [group, fn] of Object.entries(base.stack.functions)) {
+      const props = base.json.Resources[logicalId(base.stack, fn)]!.Properties;
+      const roleId = refOf(props.Role)!;
+      const role = base.json.Resources[roleId]!;
+      expect(role.Properties.ManagedPolicyArns).toBeUndefined(); // no AWSLambdaBasicExecutionRole
+      const statements = roleStatements(base.json, roleId);
+      const actions = statements.flatMap((s) => s.actions);
+      const ddb = actions.filter((a) => a.startsWith('dynamodb:'));
+      expect(new Set(ddb)).toEqual(new Set(tableActions(tableAccess(group as never))));
+      expect(ddb).not.toContain('dynamodb:Scan');
+      expect(actions.some((a) => a.includes('*'))).toBe(false);
+      if (group === 'root') expect(ddb).toEqual([]);
+      else {
+        expect(ddb).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
+      }
+      // Only logs on its own log group besides DynamoDB.
+      const logs = statements.filter((s) => s.actions.some((a) => a.startsWith('logs:')));
+      expect(logs.flatMap((s) => s.actions).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(logs.flatMap((s) => s.resources)).toEqual([{ 'Fn::GetAtt': [props.LoggingConfig.LogGroup.Ref, 'Arn'] }]);
+      // DynamoDB resources: the table and its named indexes, never a wildcard.
+      for (const s of statements.filter((st) => st.actions.some((a) => a.startsWith('dynamodb:')))) {
+        for (const r of s.resources) {
+          const text = JSON.stringify(r);
+          expect(text).toContain(table);
+          expect(text).not.toContain('*');
+        }
+      }
+    }
+  });
+
+  test('read-only functions cannot write; writing functions write only items (no BatchWriteItem)', () => {
+    const statementsOf = (group: string) => {
+      const fn = base.stack.functions[group as keyof typeof base.stack.functions];
+      const roleId = refOf(base.json.Resources[logicalId(base.stack, fn)]!.Properties.Role)!;
+      return roleStatements(base.json, roleId).flatMap((s) => s.actions);
+    };
+    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+    for (const group of functionGroups()) {
+      const actions = statementsOf(group);
+      const access = tableAccess(group);
+      if (access !== 'read-write') for (const w of writes) expect(actions).not.toContain(w);
+      else expect(actions).not.toContain('dynamodb:BatchWriteItem');
+    }
+    expect(statementsOf('root').filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+  });
+});
+
+describe('HTTP API', () => {
+  const expected = httpApiRoutes();
+
+  test('one route per (method, path) of the definitions, with and without language prefixes, plus $default', () => {
+    const routes = resourcesOfType(base.json, 'AWS::ApiGatewayV2::Route');
+    const keys = routes.map(([, r]) => r.Properties.RouteKey as string);
+    expect(expected).toHaveLength(operationCount * 4);
+    expect(keys.filter((k) => k !== '$default')).toHaveLength(operationCount * 4);
+    expect(new Set(keys)).toEqual(new Set([...expected.map((r) => `${r.method} ${r.path}`), '$default']));
+    expect(keys.length).toBeLessThanOrEqual(300); // HTTP API default quota: 300 routes per API
+  });
+
+  test('each route targets its group function; $default targets root', () => {
+    const integrationFunction: Record<string, string> = {};
+    for (const [id, integration] of resourcesOfType(base.json, 'AWS::ApiGatewayV2::Integration')) {
+      expect(integration.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+      integrationFunction[id] = refOf(integration.Properties.IntegrationUri)!;
+    }
+    const fnId = Object.fromEntries(Object.entries(base.stack.functions).map(([g, fn]) => [g, logicalId(base.stack, fn)]));
+    const byKey = new Map(expected.map((r) => [`${r.method} ${r.path}`, r]));
+    for (const [, route] of resourcesOfType(base.json, 'AWS::ApiGatewayV2::Route')) {
+      const target = route.Properties.Target['Fn::Join'][1][1].Ref as string;
+      const key = route.Properties.RouteKey as string;
+      const group = key === '$default' ? 'root' : byKey.get(key)!.group;
+      expect(integrationFunction[target]).toBe(fnId[group]);
+    }
+  });
+
+  test('the JWT authorizer is on exactly the write routes', () => {
+    const [[authorizerId, authorizer], ...more] = resourcesOfType(base.json, 'AWS::ApiGatewayV2::Authorizer');
+    expect(more).toHaveLength(0);
+    expect(authorizer!.Properties).toMatchObject({
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Audience: [{ Ref: logicalId(base.stack, base.stack.userPoolClient!) }],
+        Issuer: { 'Fn::GetAtt': [logicalId(base.stack, base.stack.userPool!), 'ProviderURL'] },
+      },
+    });
+    const writes = new Set(expected.filter((r) => r.isWrite).map((r) => `${r.method} ${r.path}`));
+    let authorized = 0;
+    for (const [, route] of resourcesOfType(base.json, 'AWS::ApiGatewayV2::Route')) {
+      const p = route.Properties;
+      if (writes.has(p.RouteKey)) {
+        authorized++;
+        expect(p.AuthorizationType).toBe('JWT');
+        expect(p.AuthorizerId).toEqual({ Ref: authorizerId });
+      } else {
+        expect(p.AuthorizationType).toBe('NONE');
+        expect(p.AuthorizerId).toBeUndefined();
+      }
+    }
+    expect(authorized).toBe(writes.size);
+    expect(authorized).toBe(ROUTES.flatMap((r) => r.operations).filter((o) => o.capability !== 'public').length * 4);
+  });
+
+  test('stage: $default, auto-deployed, throttled from context, JSON access logs with retention', () => {
+    const [[, stage], ...more] = resourcesOfType(base.json, 'AWS::ApiGatewayV2::Stage');
+    expect(more).toHaveLength(0);
+    expect(stage!.Properties).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+    });
+    const logGroup = base.json.Resources[refOf(stage!.Properties.AccessLogSettings.DestinationArn)!]!;
+    expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup.Properties.RetentionInDays).toBe(30);
+    const format = JSON.parse(stage!.Properties.AccessLogSettings.Format);
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey' });
+  });
+
+  test('CORS matches the contract', () => {
+    base.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: {
+        AllowOrigins: ['*'],
+        AllowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        AllowHeaders: ['Authorization', 'Content-Type', 'If-Match'],
+        ExposeHeaders: ['X-TEC-Total', 'X-TEC-TotalPages', 'Link', 'ETag', 'Content-Language', 'Location'],
+        AllowCredentials: false,
+      },
+    });
+    expect(CORS.exposeHeaders).toContain('Location');
+  });
+
+  test('every function may be invoked by this API only', () => {
+    const apiId = logicalId(base.stack, base.stack.api);
+    const perms = resourcesOfType(base.json, 'AWS::Lambda::Permission');
+    const invoked = new Set<string>();
+    for (const [, perm] of perms) {
+      expect(perm.Properties.Principal).toBe('apigateway.amazonaws.com');
+      expect(JSON.stringify(perm.Properties.SourceArn)).toContain(`{"Ref":"${apiId}"}`);
+      invoked.add(refOf(perm.Properties.FunctionName)!);
+    }
+    expect(invoked.size).toBe(6);
+  });
+});
+
+describe('Cognito', () => {
+  test('admin-created users, strong passwords, groups editor/author/contributor, retained', () => {
+    const [[, pool]] = resourcesOfType(base.json, 'AWS::Cognito::UserPool');
+    expect(pool!.Properties).toMatchObject({
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Policies: { PasswordPolicy: { MinimumLength: 12, RequireUppercase: true, RequireLowercase: true, RequireNumbers: true, RequireSymbols: true } },
+      DeletionProtection: 'ACTIVE',
+    });
+    expect(pool!.DeletionPolicy).toBe('Retain');
+    const groups = resourcesOfType(base.json, 'AWS::Cognito::UserPoolGroup').map(([, g]) => g.Properties.GroupName).sort();
+    expect(groups).toEqual(['author', 'contributor', 'editor']);
+    expect(USER_GROUPS.map((g) => g.name)).toEqual(['editor', 'author', 'contributor']);
+  });
+
+  test('app client: USER_PASSWORD_AUTH and SRP, no secret, no OAuth', () => {
+    base.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      ExplicitAuthFlows: Match.arrayEquals(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+      GenerateSecret: false,
+      AllowedOAuthFlowsUserPoolClient: false,
+      PreventUserExistenceErrors: 'ENABLED',
+    });
+  });
+});
+
+describe('outputs', () => {
+  test('API URL (with /calendar/events/v1), user pool id, client id, table name', () => {
+    const outputs = base.json.Outputs!;
+    expect(JSON.stringify(outputs.ApiUrl!.Value)).toContain('/calendar/events/v1');
+    expect(outputs.ApiUrl!.Value).toEqual({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalId(base.stack, base.stack.api), 'ApiEndpoint'] }, '/calendar/events/v1']],
+    });
+    expect(outputs.UserPoolId!.Value).toEqual({ Ref: logicalId(base.stack, base.stack.userPool!) });
+    expect(outputs.UserPoolClientId!.Value).toEqual({ Ref: logicalId(base.stack, base.stack.userPoolClient!) });
+    expect(outputs.TableName!.Value).toEqual({ Ref: logicalId(base.stack, base.stack.table) });
+  });
+});
+
+describe('configuration by context', () => {
+  test('throttling, time zone, site URL, named stage, stack name', () => {
+    const s = synth({
+      throttlingRateLimit: '7',
+      throttlingBurstLimit: '9',
+      siteTimezone: 'Europe/Lisbon',
+      siteUrl: 'https://calendar.example.org',
+      stageName: 'prod',
+      stackName: 'CalendarStaging',
+      logRetentionDays: '90',
+    });
+    expect(s.stack.stackName).toBe('CalendarStaging');
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: 'prod',
+      DefaultRouteSettings: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
+    });
+    s.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CALENDAR_TIMEZONE: 'Europe/Lisbon', CALENDAR_SITE_URL: 'https://calendar.example.org' }) },
+    });
+    s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
+    expect(JSON.stringify(s.json.Outputs!.ApiUrl!.Value)).toContain('/prod/calendar/events/v1');
+  }, TIMEOUT);
+
+  test('an existing issuer instead of the user pool', () => {
+    const s = synth({ createUserPool: 'false', jwtIssuer: 'https://issuer.example.org/tenant', jwtAudience: 'my-client' });
+    s.template.resourceCountIs('AWS::Cognito::UserPool', 0);
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      JwtConfiguration: { Issuer: 'https://issuer.example.org/tenant', Audience: ['my-client'] },
+    });
+    s.template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ CALENDAR_JWT_ISSUER: 'https://issuer.example.org/tenant', CALENDAR_JWT_AUDIENCE: 'my-client' }) },
+    });
+    expect(s.json.Outputs!.UserPoolId).toBeUndefined();
+  }, TIMEOUT);
+
+  test('custom domain: domain name with the certificate, mapped to the stage', () => {
+    const arn = 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1234-4abc-9def-0123456789ab';
+    const s = synth({ domainName: 'api.example.org', certificateArn: arn });
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', {
+      DomainName: 'api.example.org',
+      DomainNameConfigurations: [Match.objectLike({ CertificateArn: arn, EndpointType: 'REGIONAL', SecurityPolicy: 'TLS_1_2' })],
+    });
+    s.template.resourceCountIs('AWS::ApiGatewayV2::ApiMapping', 1);
+    expect(s.json.Outputs!.CustomDomainUrl!.Value).toBe('https://api.example.org/calendar/events/v1');
+  }, TIMEOUT);
+
+  test('samLocal declares the local-only variables and cannot be deployed; the default template has neither', () => {
+    const s = synth({ samLocal: 'true' });
+    s.template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ AWS_ENDPOINT_URL_DYNAMODB: Match.anyValue(), CALENDAR_JWT_SECRET: '' }) },
+    });
+    expect(Object.keys(s.json.Rules ?? {})).toContain('SamLocalTemplateIsNotDeployable');
+    expect(Object.keys(base.json.Rules ?? {})).not.toContain('SamLocalTemplateIsNotDeployable');
+    for (const [, fn] of resourcesOfType(base.json, 'AWS::Lambda::Function')) {
+      expect(fn.Properties.Environment.Variables.AWS_ENDPOINT_URL_DYNAMODB).toBeUndefined();
+      expect(fn.Properties.Environment.Variables.CALENDAR_JWT_SECRET).toBeUndefined();
+    }
+  }, TIMEOUT);
+});
