@@ -1,10 +1,5 @@
-/** Lambda handler for the /categories routes. */
-import { createGroupHandler, notImplemented } from '../lib/http/handler.js';
-import { ROUTES } from '../lib/routes/index.js';
+/** Lambda handler for the /categories routes (logic in lib/terms/). */
+import { createGroupHandler } from '../lib/http/handler.js';
+import { termOperations } from '../lib/terms/operations.js';
 
-// The categories routes are declared (validation, index, OpenAPI, CDK) and answer 501 until they are built.
-const operations = Object.fromEntries(
-  ROUTES.filter((r) => r.group === 'categories').flatMap((r) => r.operations.map((o) => [o.id, notImplemented])),
-);
-
-export const handler = createGroupHandler('categories', operations);
+export const handler = createGroupHandler('categories', termOperations('category'));

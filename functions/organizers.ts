@@ -1,10 +1,5 @@
 /** Lambda handler for the /organizers routes. */
-import { createGroupHandler, notImplemented } from '../lib/http/handler.js';
-import { ROUTES } from '../lib/routes/index.js';
+import { createGroupHandler } from '../lib/http/handler.js';
+import { linkedOperations } from '../lib/linked/handlers.js';
 
-// The organizers routes are declared (validation, index, OpenAPI, CDK) and answer 501 until they are built.
-const operations = Object.fromEntries(
-  ROUTES.filter((r) => r.group === 'organizers').flatMap((r) => r.operations.map((o) => [o.id, notImplemented])),
-);
-
-export const handler = createGroupHandler('organizers', operations);
+export const handler = createGroupHandler('organizers', linkedOperations('organizer'));

@@ -1,10 +1,5 @@
 /** Lambda handler for the /venues routes. */
-import { createGroupHandler, notImplemented } from '../lib/http/handler.js';
-import { ROUTES } from '../lib/routes/index.js';
+import { createGroupHandler } from '../lib/http/handler.js';
+import { linkedOperations } from '../lib/linked/handlers.js';
 
-// The venues routes are declared (validation, index, OpenAPI, CDK) and answer 501 until they are built.
-const operations = Object.fromEntries(
-  ROUTES.filter((r) => r.group === 'venues').flatMap((r) => r.operations.map((o) => [o.id, notImplemented])),
-);
-
-export const handler = createGroupHandler('venues', operations);
+export const handler = createGroupHandler('venues', linkedOperations('venue'));

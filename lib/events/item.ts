@@ -3,15 +3,17 @@ import { hashPassword } from '../auth/password.js';
 import { scaleStatus } from '../auth/access.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
-import { ApiError, forbidden, invalidParam, ParamError } from '../http/errors.js';
+import { forbidden, invalidParam, ParamError } from '../http/errors.js';
 import type { PostStatus } from '../routes/common.js';
 import type { Language } from '../routes/types.js';
 import { eventStartSortKey, eventYearPartition, postKey } from '../store/keys.js';
+import type { LinkFacts } from '../store/links.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { nowUtcWall, utcToWall, wallToUtc, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
-import { resolveTermInput } from './links.js';
+import { planLinks } from './links.js';
+import type { TransactItem } from '../store/posts.js';
 
 export interface EventText {
   title?: string;
@@ -86,7 +88,7 @@ const snapDay = (wall: Wall, time: string): Wall => `${wall.slice(0, 10)} ${time
  * must change, the base to derive it from.
  */
 export async function applyEventWrite(ctx: RequestContext, existing: EventItem | null, id: number):
-  Promise<{ item: EventItem; slugBase?: string }> {
+  Promise<{ item: EventItem; slugBase?: string; linkItems: TransactItem[] }> {
   const p = ctx.params;
   const caller = ctx.caller!;
   const userId = (await ctx.userId())!;
@@ -96,7 +98,7 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
   if (p.author !== undefined && p.author !== (existing?.author ?? userId) && caller.role !== 'editor') {
     throw forbidden(true);
   }
-  let status = scaleStatus(caller, p.status as PostStatus | undefined, existing === null) ?? existing!.status;
+  const status = scaleStatus(caller, p.status as PostStatus | undefined, existing === null) ?? existing!.status;
   if (existing === null && status === 'trash') throw invalidParam('status', 'status cannot be trash when creating an event');
 
   const tz = (p.timezone as string | undefined) ?? existing?.tz ?? siteTz;
@@ -123,15 +125,7 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
   if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
   if (p.excerpt !== undefined) text.excerpt = sanitizeHtml(p.excerpt as string);
 
-  const categories = p.categories !== undefined ? await resolveTermInput('category', 'categories', p.categories as (number | string)[])
-    : existing?.categories ?? [];
-  const tags = p.tags !== undefined ? await resolveTermInput('tag', 'tags', p.tags as (number | string)[]) : existing?.tags ?? [];
-
-  const venueInput = p.venue as { clear?: true; id?: number; inline?: object } | undefined;
-  if (venueInput?.inline) throw notYet('venue');
-  const organizerInput = p.organizer as { id?: number; inline?: object }[] | undefined;
-  if (organizerInput?.some((o) => o.inline)) throw notYet('organizer');
-
+  const links = await planLinks(ctx, existing, status);
   let slugBase: string | undefined;
   if (p.slug !== undefined) {
     slugBase = slugify(p.slug as string);
@@ -160,30 +154,32 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
     hidden: (p.hide_from_listings as boolean | undefined) ?? existing?.hidden ?? false,
     sticky: (p.sticky as boolean | undefined) ?? existing?.sticky ?? false,
     featured: (p.featured as boolean | undefined) ?? existing?.featured ?? false,
-    organizers: organizerInput ? [...new Set(organizerInput.map((o) => o.id!))] : existing?.organizers ?? [],
-    categories,
-    tags,
+    organizers: links.organizers ?? existing?.organizers ?? [],
+    categories: links.categories ?? existing?.categories ?? [],
+    tags: links.tags ?? existing?.tags ?? [],
   };
   if (p.website !== undefined) item.website = p.website as string;
   if (p.image !== undefined) {
     if (p.image === '') delete item.image;
     else item.image = p.image as string;
   }
-  if (venueInput) {
-    if (venueInput.clear) delete item.venue;
-    else item.venue = venueInput.id;
+  if (links.venue !== undefined) {
+    if (links.venue === null) delete item.venue;
+    else item.venue = links.venue;
   }
   if (p.password !== undefined) {
     if (p.password === '') delete item.pw;
     else item.pw = hashPassword(p.password as string);
   }
   indexKeys(item);
-  return { item, slugBase };
+  return { item, slugBase, linkItems: links.transactItems(existing, item) };
 }
 
-function notYet(field: string): ApiError {
-  return invalidParam(field, `${field}: creating ${field}s inline is not available yet; create the ${field} first and link it by id`);
-}
+/** The facts relationship items and counters are derived from. */
+export const eventFacts = (e: EventItem): LinkFacts => ({
+  id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
+  hidden: e.hidden, venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
+});
 
 /** The byStart index entry: absent for events hidden from listings, so lists never read them. */
 export function indexKeys(item: EventItem): void {

@@ -11,6 +11,7 @@ import { listHeaders, pageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
 import { queryEventWindow, type EventIndexEntry } from '../store/events.js';
+import { queryLinkedEvents, type LinkKind } from '../store/links.js';
 import { postKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
@@ -18,6 +19,9 @@ import { listWindow, type Bound, type DateFilterKey, type ListWindow } from '../
 import { loadEmbeds } from './embed.js';
 import { textOf, type EventItem } from './item.js';
 import { blankProtected, serializeEvent } from './serialize.js';
+
+/** Most selective first: one venue holds fewer events than a category usually does. */
+const LINK_FILTERS: [string, LinkKind][] = [['venue', 'venue'], ['organizer', 'organizer'], ['categories', 'category'], ['tags', 'tag']];
 
 const DATE_KEYS: DateFilterKey[] = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
 
@@ -61,11 +65,15 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
   } else {
     const explicit = Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]]));
     window = listWindow({ ...explicit, strict: p.strict_dates === true }, config().siteTimezone);
-    entries = await queryEventWindow({
+    const range = {
       startFrom: window.startMin?.utc,
       startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0],
-      endFrom: window.endMin?.utc,
-    });
+    };
+    // A link filter reads that record's relationship items in the window instead of every event in it.
+    const link = LINK_FILTERS.find(([param]) => p[param] !== undefined);
+    entries = link
+      ? (await queryLinkedEvents(link[1], p[link[0]] as number[], range)).filter((e) => !e.hidden)
+      : await queryEventWindow({ ...range, endFrom: window.endMin?.utc });
     entries = entries.filter((e) => within(e.startUtc, window!.startMin, window!.startMax) && within(e.endUtc, window!.endMin, window!.endMax));
   }
 

@@ -7,10 +7,11 @@ import { checkIfMatch, etagOf } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
 import { nextId } from '../store/ids.js';
 import { getPost } from '../store/records.js';
-import { createPost, deletePost, replacePost, VersionConflict } from '../store/posts.js';
+import { createPost, deletePost, LinkConflict, replacePost, VersionConflict } from '../store/posts.js';
+import { linkTransactItems } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { findBySlug } from '../store/slugs.js';
-import { applyEventWrite, type EventItem } from './item.js';
+import { applyEventWrite, eventFacts, type EventItem } from './item.js';
 import { eventJsonLd, serializeEvent } from './serialize.js';
 import { loadEmbeds } from './embed.js';
 
@@ -49,11 +50,21 @@ export async function getEvent(ctx: RequestContext): Promise<HttpResult> {
 
 export async function createEvent(ctx: RequestContext): Promise<HttpResult> {
   const id = await nextId('post');
-  const { item, slugBase } = await applyEventWrite(ctx, null, id);
+  const { item, slugBase, linkItems } = await applyEventWrite(ctx, null, id);
   const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
-  const stored = (await createPost('event', item as never, slugBase!, meta)) as unknown as EventItem;
+  const stored = (await linkGuard(() => createPost('event', item as never, slugBase!, [...meta, ...linkItems]))) as unknown as EventItem;
   eventsMetaStored(item.startUtc, item.endUtc);
   return respond(ctx, stored, 201, { Location: `${ctx.apiUrl}/events/${id}` });
+}
+
+/** A linked venue, organizer or term vanished or changed while the write was prepared. */
+async function linkGuard<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (!(e instanceof LinkConflict)) throw e;
+    throw new ApiError(409, 'rest_conflict', 'A linked venue, organizer or term changed or was deleted meanwhile; retry.');
+  }
 }
 
 /** Loads the record for a write: 404 when missing, 403 when the caller may not change it. */
@@ -81,7 +92,7 @@ async function withRetry<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<
 export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
   return withRetry(ctx, async () => {
     const existing = await loadForWrite(ctx);
-    const { item, slugBase } = await applyEventWrite(ctx, existing, existing.id);
+    const { item, slugBase, linkItems } = await applyEventWrite(ctx, existing, existing.id);
     let base = slugBase;
     if (existing.status === 'trash' && item.status !== 'trash') {
       base ??= existing.slugBeforeTrash ?? existing.slug.replace(/__trashed(-\d+)?$/, '');
@@ -93,7 +104,7 @@ export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
       base = `${item.slugBeforeTrash}__trashed`;
     }
     const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
-    const stored = (await replacePost('event', item as never, existing.v, existing.slug, base, meta)) as unknown as EventItem;
+    const stored = (await linkGuard(() => replacePost('event', item as never, existing as never, base, [...meta, ...linkItems]))) as unknown as EventItem;
     eventsMetaStored(item.startUtc, item.endUtc);
     return respond(ctx, stored, 200);
   });
@@ -105,7 +116,7 @@ export async function deleteEvent(ctx: RequestContext): Promise<HttpResult> {
   return withRetry(ctx, async () => {
     const existing = await loadForWrite(ctx);
     if (force) {
-      await deletePost('event', existing as never, existing.v);
+      await linkGuard(() => deletePost('event', existing as never, existing.v, linkTransactItems(eventFacts(existing), null)));
       return json(200, serializeEvent(existing, ctx, await loadEmbeds([existing], ctx))); // the record as it was
     }
     if (existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
@@ -113,7 +124,8 @@ export async function deleteEvent(ctx: RequestContext): Promise<HttpResult> {
       ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug, statusBeforeTrash: existing.status,
       modifiedUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
     };
-    const stored = (await replacePost('event', trashed as never, existing.v, existing.slug, `${existing.slug}__trashed`)) as unknown as EventItem;
+    const stored = (await linkGuard(() => replacePost('event', trashed as never, existing as never, `${existing.slug}__trashed`,
+      linkTransactItems(eventFacts(existing), eventFacts(trashed))))) as unknown as EventItem;
     return respond(ctx, stored, 200);
   });
 }

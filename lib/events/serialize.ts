@@ -8,7 +8,7 @@ import { localDate, textOf, type EventItem } from './item.js';
 
 export type Json = Record<string, unknown>;
 
-/** Linked records already serialised, by id (the linked-records issue fills these). */
+/** Linked records already serialised, by id (lib/events/embed.ts). */
 export interface Embedded {
   venues: Map<number, Json>;
   organizers: Map<number, Json>;
@@ -28,6 +28,11 @@ export function imageOf(url: string | undefined): Json | false {
 export function globalId(ctx: RequestContext, id: number): string {
   return `${ctx.host}?id=${id}`;
 }
+
+/** Embedded terms in WordPress' wp_get_post_terms order: by name. */
+const termList = (ids: number[], embedded: Embedded): Json[] =>
+  ids.map((id) => embedded.terms.get(id)).filter((t): t is Json => t !== undefined)
+    .sort((a, b) => String(a.name).localeCompare(String(b.name)) || (a.id as number) - (b.id as number));
 
 export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: Embedded = noEmbeds()): Json {
   const lang = ctx.lang;
@@ -71,8 +76,8 @@ export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: E
     hide_from_listings: item.hidden,
     sticky: item.sticky,
     featured: item.featured,
-    categories: item.categories.map((id) => embedded.terms.get(id)).filter(Boolean),
-    tags: item.tags.map((id) => embedded.terms.get(id)).filter(Boolean),
+    categories: termList(item.categories, embedded),
+    tags: termList(item.tags, embedded),
     venue: venue ?? [],
     organizer: item.organizers.map((id) => embedded.organizers.get(id)).filter(Boolean),
     custom_fields: [],

@@ -143,7 +143,3 @@ function languageOf(event: APIGatewayProxyEventV2): Language {
   const prefix = /^(?:\/[^/]+)?\/(en|de|pt-pt)\/calendar\//i.exec(event.rawPath ?? '')?.[1]?.toLowerCase();
   return (prefix as Language | undefined) ?? 'en';
 }
-
-export const notImplemented: Operation = async () => {
-  throw new ApiError(501, 'rest_not_implemented', 'This route is not implemented yet.');
-};

@@ -68,6 +68,8 @@ function listParams(kind: Kind): ParamSpec[] {
     param('only_with_upcoming', 'query', `true: only ${kind}s with an upcoming event visible to the caller`,
       { type: 'string', default: 'false' }, parseTruthy),
     statusFilter(kind),
+    passwordRead,
+    contextParam,
     translationLanguage,
   ];
 }

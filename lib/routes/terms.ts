@@ -40,8 +40,10 @@ function writeParams(kind: Taxonomy, create: boolean): ParamSpec[] {
       (v) => parseString(v, TEXT_LIMITS.description)),
     param('slug', 'body', `the ${kind} slug (made unique with -2, -3…)`, { type: 'string' }, (v) => parseString(v, 200)),
     ...(kind === 'category'
-      ? [{ ...param('parent', 'body', 'the parent category id', { type: 'integer' }, (v: unknown) => parsePositiveInt(v)),
-        refs: 'category' as const }]
+      ? [{ ...param('parent', 'body', 'the parent category id; 0 or null moves the category to the top level',
+        { type: 'integer', minimum: 0, nullable: true },
+        (v: unknown) => (v === null || v === 0 || v === '0' ? 0 : parsePositiveInt(v))),
+        refs: 'category' as const, refIds: (v: unknown) => (v === 0 ? [] : [v as number]) }]
       : [param('parent', 'body', 'tags are not hierarchical: sending parent is an error', { type: 'integer' }, (v) => v)]),
     translationLanguage,
   ];

@@ -20,6 +20,8 @@ export interface EventIndexEntry {
   organizers?: number[];
   categories?: number[];
   tags?: number[];
+  /** Only relationship items carry hidden events; the byStart index never does. */
+  hidden?: boolean;
 }
 
 interface EventsMeta {

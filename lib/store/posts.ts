@@ -47,6 +47,9 @@ function reasonsOf(e: unknown): string[] {
 }
 
 async function transact(items: TransactItem[]): Promise<string[] | null> {
+  if (items.length > 100) {
+    throw new ApiError(400, 'rest_too_many_changes', 'This request changes too many linked records at once; split it into smaller ones.');
+  }
   try {
     await db().send(new TransactWriteCommand({ TransactItems: items }));
     return null;
@@ -66,50 +69,110 @@ async function transact(items: TransactItem[]): Promise<string[] | null> {
  * Creates a record with a slug derived from `slugBase` (suffixed on collision). `extra` items (links, counters)
  * join the same transaction. Returns the stored item.
  */
-export async function createPost(kind: PostKind, item: Item & { id: number }, slugBase: string, extra: TransactItem[] = []): Promise<Item> {
+export async function createPost(kind: PostKind, item: Item & { id: number }, slugBase: string,
+  extra: TransactItem[] | ((stored: Item) => TransactItem[]) = []): Promise<Item> {
   for (let attempt = 0; attempt < 12; attempt++) {
     const slug = await freeSlug(kind, slugBase, item.id, attempt);
     const stored = { ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
     const reasons = await transact([
       { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } },
       guardPut(kind, slug, item.id),
-      ...extra,
+      ...(typeof extra === 'function' ? extra(stored) : extra),
     ]);
     if (!reasons) return stored;
     if (reasons[0] === 'ConditionalCheckFailed') throw new Error(`id ${item.id} is already in use`);
+    if (reasons.slice(2).some((r) => r === 'ConditionalCheckFailed')) throw new LinkConflict();
     // The slug was taken between the check and the write, or a concurrent transaction touched an item: retry.
   }
   throw new ApiError(409, 'rest_conflict', 'The record could not be created because of concurrent changes; retry.');
 }
 
+/** Attributes maintained by ADD in other records' transactions; a record rewrite never touches them. */
+export const COUNTER_ATTRIBUTES = ['cnt', 'linked'] as const;
+
 /**
- * Replaces a record if it still has version `expectedVersion`. When `slugBase` is given the record moves to a
- * free slug derived from it and its old slug is released.
+ * An Update that turns `prev` into `next` (SET what changed, REMOVE what is gone) if the item still has
+ * `expectedVersion`. It leaves the counter attributes alone, so concurrent link changes are never lost.
  */
-export async function replacePost(kind: PostKind, item: Item & { id: number; slug: string; v: number }, expectedVersion: number,
-  oldSlug: string, slugBase?: string, extra: TransactItem[] = []): Promise<Item> {
+export function rewriteItem(key: { PK: string; SK: string }, prev: Item, next: Item, expectedVersion: number): TransactItem {
+  const names: Record<string, string> = { '#v': 'v' };
+  const values: Record<string, unknown> = { ':expected': expectedVersion };
+  const set: string[] = [];
+  const remove: string[] = [];
+  const skip = new Set<string>(['PK', 'SK', ...COUNTER_ATTRIBUTES]);
+  let i = 0;
+  for (const [k, v] of Object.entries(next)) {
+    if (skip.has(k) || v === undefined) continue;
+    if (k !== 'v' && JSON.stringify(prev[k]) === JSON.stringify(v) && !(v instanceof Set)) continue;
+    const n = k === 'v' ? '#v' : `#a${i}`;
+    names[n] = k;
+    values[`:a${i}`] = v;
+    set.push(`${n} = :a${i}`);
+    i++;
+  }
+  for (const k of Object.keys(prev)) {
+    if (skip.has(k) || next[k] !== undefined) continue;
+    names[`#r${i}`] = k;
+    remove.push(`#r${i}`);
+    i++;
+  }
+  return {
+    Update: {
+      TableName: table(),
+      Key: key,
+      UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+      ConditionExpression: '#v = :expected',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
+ * Rewrites a record (from `prev`, as read, at version `prev.v`) into `item`. When `slugBase` is given the
+ * record moves to a free slug derived from it and its old slug is released. Throws VersionConflict when the
+ * record changed in between.
+ */
+export async function replacePost(kind: PostKind, item: Item & { id: number; slug: string; v: number }, prev: Item & { slug: string; v: number },
+  slugBase?: string, extra: TransactItem[] | ((stored: Item) => TransactItem[]) = []): Promise<Item> {
   for (let attempt = 0; attempt < 12; attempt++) {
-    const slug = slugBase !== undefined ? await freeSlug(kind, slugBase, item.id, attempt) : oldSlug;
+    const slug = slugBase !== undefined ? await freeSlug(kind, slugBase, item.id, attempt) : prev.slug;
     const stored = { ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
     const items: TransactItem[] = [
-      { Put: { TableName: table(), Item: stored, ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
-      ...(slug !== oldSlug ? [guardDelete(kind, oldSlug, item.id), guardPut(kind, slug, item.id)] : []),
-      ...extra,
+      rewriteItem(postKey(item.id), prev, stored, prev.v),
+      ...(slug !== prev.slug ? [guardDelete(kind, prev.slug, item.id), guardPut(kind, slug, item.id)] : []),
+      ...(typeof extra === 'function' ? extra(stored) : extra),
     ];
     const reasons = await transact(items);
     if (!reasons) return stored;
     if (reasons[0] === 'ConditionalCheckFailed') throw new VersionConflict();
+    if (reasons.some((r) => r === 'ConditionalCheckFailed')) throw new LinkConflict();
   }
   throw new ApiError(409, 'rest_conflict', 'The record could not be saved because of concurrent changes; retry.');
 }
 
+/** A linked record changed or vanished while this write was prepared (e.g. a term deleted meanwhile). */
+export class LinkConflict extends Error {}
+
 /** Deletes a record permanently (if it still has `expectedVersion`) and releases its slug. */
 export async function deletePost(kind: PostKind, item: Item & { id: number; slug: string }, expectedVersion: number,
   extra: TransactItem[] = []): Promise<void> {
+  // Deleting is final, so a linked record's change must not be mistaken for this record's: see reasons[0].
   const reasons = await transact([
     { Delete: { TableName: table(), Key: postKey(item.id), ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
     guardDelete(kind, item.slug, item.id),
     ...extra,
   ]);
-  if (reasons) throw new VersionConflict();
+  if (!reasons) return;
+  if (reasons[0] === 'ConditionalCheckFailed' || reasons[0] === 'TransactionConflict') throw new VersionConflict();
+  throw new LinkConflict();
+}
+
+/** Runs a prepared transaction (for writes that are not one record's create/rewrite/delete). */
+export async function writeTransaction(items: TransactItem[]): Promise<void> {
+  if (items.length === 0) return;
+  const reasons = await transact(items);
+  if (!reasons) return;
+  if (reasons[0] === 'TransactionConflict' || reasons.includes('TransactionConflict')) throw new VersionConflict();
+  throw new LinkConflict();
 }

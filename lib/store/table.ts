@@ -20,14 +20,19 @@ export const TABLE = {
     { name: 'bySlug', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
     /**
      * Collections in order: events by UTC start in yearly partitions (GSI2PK = "EVENTS#<yyyy>",
-     * GSI2SK = "<utc start>#<id>"). Carries just what list filters and totals need, so a list reads small
-     * index items for its window and fetches full records only for the page it returns.
+     * GSI2SK = "<utc start>#<id>"), venues and organizers by date, terms by id. Carries just what list filters,
+     * ordering and totals need, so a list reads small index items and fetches full records only for its page.
      */
     {
       name: 'byStart',
       partitionKey: 'GSI2PK',
       sortKey: 'GSI2SK',
-      projection: ['id', 'status', 'author', 'endUtc', 'featured', 'venue', 'organizers', 'categories', 'tags', 'pw'],
+      projection: [
+        // events
+        'id', 'status', 'author', 'endUtc', 'featured', 'venue', 'organizers', 'categories', 'tags', 'pw',
+        // venues, organizers and terms
+        'slug', 'nm', 'linked', 'parent', 'cnt',
+      ],
     },
   ] as const satisfies readonly IndexDefinition[],
 } as const;

@@ -6,7 +6,6 @@
  *   CALENDAR_TEST_SERVER_LOG  file with the server's stdout and stderr (handler logs, crashes)
  * Set CALENDAR_TEST_DYNAMODB_ENDPOINT to use an existing DynamoDB instead of DynamoDB Local (no Java needed).
  */
-import { DEFAULT_TABLE_NAME } from '../../lib/store/table.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +27,8 @@ export default async function globalSetup(): Promise<void> {
   const log = createWriteStream(logPath);
   const t0 = Date.now();
   const external = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT || undefined;
-  const tableName = external ? `calendar-test-${Date.now()}` : undefined;
+  // A table of the run's own (also when another DynamoDB is used), named so bundle tests can reach it.
+  const tableName = `calendar-test-${Date.now()}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
     cwd: root,
     env: {
@@ -41,7 +41,7 @@ export default async function globalSetup(): Promise<void> {
       // Whatever the developer's shell says: the embedded database, the defaults, HS256 tokens. Without Java,
       // CALENDAR_TEST_DYNAMODB_ENDPOINT runs the tests against another DynamoDB, in a table of their own.
       DYNAMODB_ENDPOINT: external ?? '',
-      CALENDAR_TABLE_NAME: tableName ?? '',
+      CALENDAR_TABLE_NAME: tableName,
       CALENDAR_SITE_URL: '',
       CALENDAR_JWT_ISSUER: '',
     },
@@ -102,7 +102,7 @@ export default async function globalSetup(): Promise<void> {
   // The database the server uses, for tests that run built bundles against it (test/infra/bundles.test.ts).
   const dynamo = /DynamoDB Local ready on (\S+)|Using DynamoDB at (\S+) /.exec(output);
   process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT = external ?? dynamo?.[1] ?? dynamo?.[2] ?? '';
-  process.env.CALENDAR_TEST_TABLE = external ? tableName! : DEFAULT_TABLE_NAME;
+  process.env.CALENDAR_TEST_TABLE = tableName;
   process.env.CALENDAR_TEST_API = url;
   process.env.CALENDAR_TEST_JWT_SECRET = TEST_JWT_SECRET;
   process.env.CALENDAR_TEST_SERVER_LOG = logPath;

@@ -1,0 +1,46 @@
+/**
+ * Removing a venue, organizer or term from every event that links to it (trashing or deleting the record,
+ * reference §10.5). Each event is rewritten in its own conditional transaction together with its
+ * relationship items and counters; the whole operation is idempotent, so a retry after a failure finishes it.
+ */
+import { nowUtcWall } from '../time/format.js';
+import { queryLinkedEvents, linkTransactItems, type LinkKind, type LinkFacts } from '../store/links.js';
+import { getPost } from '../store/records.js';
+import { postKey } from '../store/keys.js';
+import { rewriteItem, VersionConflict, writeTransaction } from '../store/posts.js';
+import { eventFacts, indexKeys, type EventItem } from './item.js';
+
+function without(item: EventItem, kind: LinkKind, id: number): EventItem {
+  const next: EventItem = { ...item, v: item.v + 1, modifiedUtc: nowUtcWall() };
+  if (kind === 'venue' && next.venue === id) delete next.venue;
+  if (kind === 'organizer') next.organizers = next.organizers.filter((o) => o !== id);
+  if (kind === 'category') next.categories = next.categories.filter((c) => c !== id);
+  if (kind === 'tag') next.tags = next.tags.filter((t) => t !== id);
+  indexKeys(next);
+  return next;
+}
+
+export async function unlinkEverywhere(kind: LinkKind, id: number): Promise<number> {
+  const linked = await queryLinkedEvents(kind, [id]);
+  let changed = 0;
+  for (const { id: eventId } of linked) {
+    for (let attempt = 0; ; attempt++) {
+      const item = (await getPost(eventId, true)) as unknown as EventItem | null;
+      if (!item || item.kind !== 'event') break;
+      const next = without(item, kind, id);
+      try {
+        await writeTransaction([
+          rewriteItem(postKey(eventId), item as never, next as never, item.v),
+          ...linkTransactItems(eventFacts(item), eventFacts(next)),
+        ]);
+        changed++;
+        break;
+      } catch (e) {
+        if (!(e instanceof VersionConflict) || attempt >= 5) throw e;
+      }
+    }
+  }
+  return changed;
+}
+
+export type { LinkFacts };

@@ -1,0 +1,204 @@
+/**
+ * The stored venue/organizer item (lib/store/README.md "Venues and organizers") and how the parameters of a
+ * write turn into one. Venues and organizers differ only in their own fields, so one module serves both.
+ */
+import { hashPassword } from '../auth/password.js';
+import { scaleStatus } from '../auth/access.js';
+import { config } from '../config.js';
+import type { RequestContext } from '../http/context.js';
+import { forbidden, invalidParam, ParamError } from '../http/errors.js';
+import type { PostStatus } from '../routes/common.js';
+import type { Language } from '../routes/types.js';
+import { pad, postKey } from '../store/keys.js';
+import { sanitizeHtml } from '../text/sanitize.js';
+import { nowUtcWall, type Wall } from '../time/format.js';
+import { parseWriteDate } from '../time/parse.js';
+
+export type LinkedKind = 'venue' | 'organizer';
+
+export const PLURAL: Record<LinkedKind, 'venues' | 'organizers'> = { venue: 'venues', organizer: 'organizers' };
+
+/** The kind's own plain-text fields, in wire order (reference §4.2 / §4.3). */
+export const OWN_FIELDS = {
+  venue: ['address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince'],
+  organizer: ['phone', 'website', 'email'],
+} as const satisfies Record<LinkedKind, readonly string[]>;
+
+export type OwnField = (typeof OWN_FIELDS)[LinkedKind][number];
+
+/** Translatable text of one language (contract §8): the record's name, description and excerpt. */
+export interface LinkedText {
+  name?: string;
+  description?: string;
+  excerpt?: string;
+}
+
+/** A type alias (not an interface), so that it is assignable to the store's `Item`. */
+export type LinkedItem = {
+  PK: string;
+  SK: string;
+  kind: LinkedKind;
+  id: number;
+  /** Version for optimistic locking; the ETag is "<id>-<v>". */
+  v: number;
+  author: number;
+  status: PostStatus;
+  slug: string;
+  slugBeforeTrash?: string;
+  statusBeforeTrash?: PostStatus;
+  tr: Partial<Record<Language, LinkedText>>;
+  /** The first language written: the fallback of every other language. */
+  lang0: Language;
+  /** Lower-case name per language that has one (de-duplication and list projections). */
+  nm: Partial<Record<Language, string>>;
+  dateUtc: Wall;
+  modifiedUtc: Wall;
+  address?: string;
+  city?: string;
+  country?: string;
+  province?: string;
+  state?: string;
+  zip?: string;
+  phone?: string;
+  website?: string;
+  email?: string;
+  /** The effective state/province: sent explicitly, or derived from state/province/country (spAuto). */
+  stateprovince?: string;
+  /** True while stateprovince is derived rather than sent (venues). */
+  spAuto?: boolean;
+  showMap?: boolean;
+  showMapLink?: boolean;
+  image?: string;
+  /** scrypt hash of the read password. */
+  pw?: string;
+  /** Events linking here that are not draft/pending; maintained only by event writes (ADD). */
+  linked?: number;
+  GSI1PK?: string;
+  GSI1SK?: string;
+  GSI2PK?: string;
+  GSI2SK?: string;
+};
+
+/** The text of one field in a language, falling back to the record's first language (contract §8). */
+export function textOf(item: Pick<LinkedItem, 'tr' | 'lang0'>, lang: Language, field: keyof LinkedText): string {
+  return item.tr[lang]?.[field] ?? item.tr[item.lang0]?.[field] ?? '';
+}
+
+/** Lower-case, trimmed, NFC: the form names and descriptions are compared in (de-duplication). */
+export const fold = (s: string): string => s.normalize('NFC').trim().toLowerCase();
+
+/** byStart index partition of a kind's collection (newest first = ScanIndexForward false). */
+export const collectionPartition = (kind: LinkedKind): string => (kind === 'venue' ? 'VENUES' : 'ORGANIZERS');
+export const collectionSortKey = (dateUtc: Wall, id: number): string => `${dateUtc}#${pad(id)}`;
+
+/**
+ * The origin's derived state/province (reference §10.2): the state when the country is empty or the US,
+ * else the province, else "".
+ */
+export function deriveStateProvince(state: string | undefined, province: string | undefined, country: string | undefined): string {
+  const c = (country ?? '').trim().toLowerCase();
+  if (state && (c === '' || c === 'us' || c === 'usa' || c === 'united states')) return state;
+  return province || '';
+}
+
+function readDate(name: string, raw: unknown, tz: string): Wall {
+  try {
+    return parseWriteDate(raw, tz).utc;
+  } catch (e) {
+    if (e instanceof ParamError) throw invalidParam(name, `${name} ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * Applies validated write parameters (`p`: a route's or an inline object's) to a venue/organizer: a create
+ * when `existing` is null, else a partial update in which every field that was not sent stays as it is
+ * (contract §7; unlike the origin, omitted show_map/status/image are not reset). Text goes to the request
+ * language only (contract §8). The result carries no slug changes and keeps `linked` as it was.
+ */
+export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p: Record<string, unknown>,
+  existing: LinkedItem | null, id: number): Promise<LinkedItem> {
+  const caller = ctx.caller!;
+  const userId = (await ctx.userId())!;
+  const now = nowUtcWall();
+
+  if (p.author !== undefined && p.author !== (existing?.author ?? userId) && caller.role !== 'editor') throw forbidden(true);
+  const status = scaleStatus(caller, p.status as PostStatus | undefined, existing === null) ?? existing!.status;
+  if (existing === null && status === 'trash') throw invalidParam('status', `status cannot be trash when creating a ${kind}`);
+
+  let dateUtc = existing?.dateUtc ?? now;
+  if (p.date_utc !== undefined) dateUtc = readDate('date_utc', p.date_utc, 'UTC');
+  else if (p.date !== undefined) dateUtc = readDate('date', p.date, config().siteTimezone);
+
+  const lang = ctx.lang;
+  const text: LinkedText = { ...(existing?.tr[lang] ?? {}) };
+  if (p[kind] !== undefined) text.name = (p[kind] as string).trim();
+  if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
+  if (p.excerpt !== undefined) text.excerpt = sanitizeHtml(p.excerpt as string);
+  const tr = { ...(existing?.tr ?? {}), [lang]: text };
+
+  const item: LinkedItem = {
+    ...(existing ?? ({} as LinkedItem)),
+    ...postKey(id),
+    kind,
+    id,
+    v: (existing?.v ?? 0) + 1,
+    author: (p.author as number | undefined) ?? existing?.author ?? userId,
+    status,
+    slug: existing?.slug ?? '',
+    tr,
+    lang0: existing?.lang0 ?? lang,
+    nm: {},
+    dateUtc,
+    modifiedUtc: now,
+    GSI2PK: collectionPartition(kind),
+    GSI2SK: collectionSortKey(dateUtc, id),
+  };
+  for (const [l, t] of Object.entries(tr) as [Language, LinkedText][]) if (t.name) item.nm[l] = fold(t.name);
+
+  for (const field of OWN_FIELDS[kind]) {
+    if (field === 'stateprovince' || p[field] === undefined) continue;
+    const value = String(p[field]).trim();
+    if (value === '') delete item[field];
+    else item[field] = value;
+  }
+  if (kind === 'venue') {
+    if (p.stateprovince !== undefined) {
+      // "" hands the value back to the derivation, as the origin derives it whenever it is empty.
+      const sent = String(p.stateprovince).trim();
+      item.spAuto = sent === '';
+      if (sent !== '') item.stateprovince = sent;
+    } else if (existing === null) {
+      item.spAuto = true;
+    }
+    if (item.spAuto !== false) {
+      const derived = deriveStateProvince(item.state, item.province, item.country);
+      item.spAuto = true;
+      if (derived) item.stateprovince = derived;
+      else delete item.stateprovince;
+    }
+    item.showMap = (p.show_map as boolean | undefined) ?? existing?.showMap ?? true;
+    item.showMapLink = (p.show_map_link as boolean | undefined) ?? existing?.showMapLink ?? true;
+  }
+  if (p.image !== undefined) {
+    if (p.image === '') delete item.image;
+    else item.image = p.image as string;
+  }
+  if (p.password !== undefined) {
+    if (p.password === '') delete item.pw;
+    else item.pw = hashPassword(p.password as string);
+  }
+  if (existing === null) item.linked = 0;
+  return item;
+}
+
+/** Whether a write changed anything a reader can see (a no-op de-duplication keeps the record's version). */
+export function sameContent(a: LinkedItem, b: LinkedItem): boolean {
+  const strip = ({ v: _v, modifiedUtc: _m, linked: _l, ...rest }: LinkedItem) => rest;
+  return JSON.stringify(sortKeys(strip(a))) === JSON.stringify(sortKeys(strip(b)));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value) || value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+}

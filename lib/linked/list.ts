@@ -1,0 +1,147 @@
+/**
+ * GET /venues and GET /organizers (reference §5.1, §7; contract §4, §9): the kind's collection is read from
+ * the byStart index newest first (small projected items), filtered there (visibility, status, event,
+ * has_events), then by upcoming events (one relationship Query per remaining candidate) and by search
+ * (BatchGetItem of the remaining candidates), counted exactly, and only the page is fetched in full.
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { canEdit, listVisible } from '../auth/access.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiError } from '../http/errors.js';
+import { listHeaders, pageLinks } from '../http/pagination.js';
+import { json, type HttpResult } from '../http/response.js';
+import type { PostStatus } from '../routes/common.js';
+import { db, table } from '../store/client.js';
+import { postKey } from '../store/keys.js';
+import { hasLinkedEventFrom } from '../store/links.js';
+import { batchGet, getPost } from '../store/records.js';
+import { nowUtcWall } from '../time/format.js';
+import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
+import { matchesSearch, searchFragments } from './search.js';
+import { isLocked, renderLinked } from './serialize.js';
+
+/** A byStart index item of a venue/organizer (projection: id, status, author, nm, linked, slug, pw). */
+export interface LinkedIndexEntry {
+  id: number;
+  status: PostStatus;
+  author: number;
+  linked: number;
+  slug: string;
+  protected: boolean;
+}
+
+/** Every index entry of the kind, newest publication date first (then higher id first). */
+export async function queryCollection(kind: LinkedKind): Promise<LinkedIndexEntry[]> {
+  const out: LinkedIndexEntry[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({
+      TableName: table(),
+      IndexName: 'byStart',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
+      ScanIndexForward: false,
+      ExclusiveStartKey,
+    }));
+    for (const item of page.Items ?? []) {
+      out.push({
+        id: item.id as number, status: item.status as PostStatus, author: item.author as number,
+        linked: (item.linked as number | undefined) ?? 0, slug: item.slug as string, protected: Boolean(item.pw),
+      });
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}
+
+/** filter() with an async predicate, `width` at a time, order kept. */
+async function filterAsync<T>(list: T[], width: number, keep: (t: T) => Promise<boolean>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < list.length; i += width) {
+    const chunk = list.slice(i, i + width);
+    const verdicts = await Promise.all(chunk.map(keep));
+    chunk.forEach((t, j) => verdicts[j] && out.push(t));
+  }
+  return out;
+}
+
+export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+  const p = ctx.params;
+  const page = p.page as number;
+  const perPage = p.per_page as number;
+  const statuses = p.status as PostStatus[] | undefined;
+  const userId = ctx.caller ? await ctx.userId() : null;
+
+  let entries = (await queryCollection(kind)).filter((e) => listVisible(ctx.caller, userId, statuses, e));
+
+  if (p.event !== undefined) {
+    const event = await getPost(p.event as number);
+    const ids = new Set<number>(kind === 'venue'
+      ? (event?.venue !== undefined ? [event.venue as number] : [])
+      : ((event?.organizers as number[] | undefined) ?? []));
+    entries = entries.filter((e) => ids.has(e.id));
+  }
+  if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);
+  if (p.only_with_upcoming === true) {
+    const now = nowUtcWall();
+    const visible = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, undefined, e as never);
+    entries = await filterAsync(entries, 16, (e) => hasLinkedEventFrom(kind, e.id, now, visible));
+  }
+
+  const password = p.password as string | undefined;
+  const locked = (item: LinkedItem) => isLocked(item, password) && !(p.context === 'edit' && canEdit(ctx.caller, userId, item));
+
+  let full: Map<number, LinkedItem> | null = null;
+  if (p.search !== undefined) {
+    const fragments = searchFragments(p.search as string);
+    const items = (await batchGet(entries.map((e) => postKey(e.id)))) as LinkedItem[];
+    full = new Map(items.map((i) => [i.id, i]));
+    entries = entries.filter((e) => {
+      const item = full!.get(e.id);
+      return item !== undefined && matchesSearch(kind, item, ctx.lang, fragments, locked(item));
+    });
+  }
+
+  const total = entries.length;
+  const totalPages = Math.ceil(total / perPage);
+  const slice = entries.slice((page - 1) * perPage, page * perPage);
+  if (slice.length === 0 && page > 1) {
+    throw new ApiError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`);
+  }
+  const items = full ? slice.map((e) => full!.get(e.id)!)
+    : ((await batchGet(slice.map((e) => postKey(e.id)))) as LinkedItem[]).filter((i) => i.kind === kind);
+  const records = items.map((item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
+
+  const query = echoQuery(ctx);
+  const base = `${ctx.apiUrl}/${PLURAL[kind]}/`;
+  const links = pageLinks(base, query, page, totalPages);
+  return json(200, {
+    [PLURAL[kind]]: records,
+    rest_url: query.toString() ? `${base}?${query}` : base,
+    ...(links.next ? { next_rest_url: links.next } : {}),
+    ...(links.previous ? { previous_rest_url: links.previous } : {}),
+    total,
+    total_pages: totalPages,
+  }, listHeaders(total, totalPages, links));
+};
+
+/**
+ * The normalised query rest_url echoes (reference §5.1: page, per_page, event, has_events, status). We also
+ * echo only_with_upcoming and search, so that next_rest_url pages through the same list.
+ */
+function echoQuery(ctx: RequestContext): URLSearchParams {
+  const p = ctx.params;
+  const q = new URLSearchParams();
+  const put = (k: string, v: unknown) => {
+    if (v === undefined) return;
+    q.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  };
+  if ((p.page as number) > 1) put('page', p.page);
+  put('per_page', p.per_page);
+  put('event', p.event);
+  put('has_events', p.has_events);
+  if (p.only_with_upcoming === true) put('only_with_upcoming', 'true');
+  put('status', p.status);
+  put('search', p.search);
+  return q;
+}

@@ -1,0 +1,165 @@
+/**
+ * The single venue/organizer operations: read, create, update, delete (reference §9.2, §10.2, §10.3, §10.5,
+ * §11; contract §3–§8). One implementation for both kinds.
+ */
+import { canEdit, canRead } from '../auth/access.js';
+import { checkPassword } from '../auth/password.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiError, forbidden, preconditionFailed } from '../http/errors.js';
+import { checkIfMatch, etagOf } from '../http/etag.js';
+import { json, type HttpResult } from '../http/response.js';
+import { getPost } from '../store/records.js';
+import { deletePost, LinkConflict, replacePost, VersionConflict, writeTransaction } from '../store/posts.js';
+import { findBySlug } from '../store/slugs.js';
+import { nowUtcWall } from '../time/format.js';
+import { planLinked } from './inline.js';
+import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
+import { nameTransactItems } from './names.js';
+import { renderLinked } from './serialize.js';
+
+const notFound = (kind: LinkedKind, ref: number | string): ApiError => {
+  const title = kind === 'venue' ? 'Venue' : 'Organizer';
+  return new ApiError(404, `rest-${kind}-not-found`, typeof ref === 'number' ? `${title} with ID ${ref} does not exist.`
+    : `No ${kind} has the slug "${ref}".`);
+};
+
+/** The record the path names (by id or slug), of this kind; 404 otherwise (contract §3). */
+async function load(kind: LinkedKind, ctx: RequestContext, consistent = false): Promise<LinkedItem> {
+  const ref = ctx.params.id !== undefined ? (ctx.params.id as number) : (ctx.params.slug as string);
+  const item = typeof ref === 'number' ? await getPost(ref, consistent) : await findBySlug(kind, ref, consistent);
+  if (!item || item.kind !== kind) throw notFound(kind, ref);
+  return item as LinkedItem;
+}
+
+/** Write responses: the record without json_ld; blanked only for a caller who may not edit it (reference §10). */
+async function respond(kind: LinkedKind, ctx: RequestContext, item: LinkedItem, status: number,
+  extra: Record<string, string> = {}): Promise<HttpResult> {
+  const blank = Boolean(item.pw) && !canEdit(ctx.caller, await ctx.userId(), item);
+  return json(status, renderLinked(kind, item, ctx, { blank }), { ETag: etagOf(item.id, item.v), ...extra });
+}
+
+/** GET /{kind}s/{id} and /by-slug/{slug}. */
+export const getLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+  const item = await load(kind, ctx);
+  const userId = await ctx.userId();
+  if (!canRead(ctx.caller, userId, item)) {
+    throw new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`);
+  }
+  const password = ctx.params.password as string | undefined;
+  const unlocked = !item.pw || (ctx.params.context === 'edit' && canEdit(ctx.caller, userId, item))
+    || (password !== undefined && checkPassword(password, item.pw));
+  const body = renderLinked(kind, item, ctx, { jsonLd: true, blank: !unlocked });
+  return json(200, body, { ETag: etagOf(item.id, item.v) });
+};
+
+const conflict = (kind: LinkedKind): ApiError =>
+  new ApiError(409, 'rest_conflict', `The ${kind} is being changed by someone else; retry.`);
+
+/** POST /{kind}s: creates, or de-duplicates onto an existing record (201 either way, reference §10.2). */
+export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const plan = await planLinked(kind, ctx.params, ctx);
+    try {
+      await writeTransaction(plan.build(0));
+    } catch (e) {
+      // A slug taken or a match changed between planning and writing: plan again.
+      if (e instanceof LinkConflict || e instanceof VersionConflict) continue;
+      throw e;
+    }
+    return respond(kind, ctx, plan.item, 201, { Location: `${ctx.apiUrl}/${PLURAL[kind]}/${plan.id}` });
+  }
+  throw conflict(kind);
+};
+
+/** Loads the record for a write: 404 when missing, 403 when the caller may not change it, 412 on If-Match. */
+async function loadForWrite(kind: LinkedKind, ctx: RequestContext): Promise<LinkedItem> {
+  const item = await load(kind, ctx, true);
+  if (!canEdit(ctx.caller, await ctx.userId(), item)) throw forbidden(true);
+  checkIfMatch(ctx.headers['if-match'], item.id, item.v);
+  return item;
+}
+
+/** Re-applies a read-modify-write when another writer got in between; with If-Match that is a 412. */
+async function withRetry<T>(kind: LinkedKind, ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!(e instanceof VersionConflict) && !(e instanceof LinkConflict)) throw e;
+      if (e instanceof VersionConflict && ctx.headers['if-match'] !== undefined) throw preconditionFailed();
+      if (attempt >= 3) throw conflict(kind);
+    }
+  }
+}
+
+/**
+ * Removes the record from every event that links to it (reference §10.5). Imported lazily: the event write
+ * path imports this module's planning code (lib/linked/inline.ts), so a static import of the event modules here
+ * would make the module graph circular.
+ */
+async function unlinkEverywhere(kind: LinkedKind, id: number): Promise<void> {
+  const events = await import('../events/unlink.js');
+  await events.unlinkEverywhere(kind, id);
+}
+
+const baseSlug = (item: LinkedItem): string => item.slugBeforeTrash ?? item.slug.replace(/__trashed(-\d+)?$/, '');
+
+/** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
+export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+  let trashed = false;
+  const result = await withRetry(kind, ctx, async () => {
+    const existing = await loadForWrite(kind, ctx);
+    const item = await applyLinkedWrite(kind, ctx, ctx.params, existing, existing.id);
+    let slugBase: string | undefined;
+    if (existing.status === 'trash' && item.status !== 'trash') {
+      slugBase = baseSlug(existing);
+      delete item.slugBeforeTrash;
+      delete item.statusBeforeTrash;
+    } else if (existing.status !== 'trash' && item.status === 'trash') {
+      item.slugBeforeTrash = existing.slug;
+      item.statusBeforeTrash = existing.status;
+      slugBase = `${existing.slug}__trashed`;
+    }
+    trashed = item.status === 'trash' && existing.status !== 'trash';
+    const stored = (await replacePost(kind, item, existing, slugBase,
+      (s) => nameTransactItems(kind, existing.id, existing, s as LinkedItem))) as LinkedItem;
+    return stored;
+  });
+  if (trashed) await unlinkEverywhere(kind, result.id);
+  return respond(kind, ctx, result, 200);
+};
+
+/**
+ * DELETE /{kind}s/{id} and by-slug: to the trash (200 + the trashed record; again → 410), or with
+ * `force=true` (editors only) permanently (200 + the record as it was). Either unlinks it from every event.
+ */
+export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+  const force = ctx.params.force === true;
+  if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
+  if (force) {
+    const gone = await withRetry(kind, ctx, async () => {
+      const existing = await loadForWrite(kind, ctx);
+      // Unlink first: an event rewrite adjusts this record's counter, which needs the record to exist.
+      await unlinkEverywhere(kind, existing.id);
+      await deletePost(kind, existing, existing.v, nameTransactItems(kind, existing.id, existing, null));
+      return existing;
+    });
+    // The record as it was; no ETag, as it no longer exists.
+    return json(200, renderLinked(kind, gone, ctx, { blank: Boolean(gone.pw) && !canEdit(ctx.caller, await ctx.userId(), gone) }));
+  }
+  const stored = await withRetry(kind, ctx, async () => {
+    const existing = await loadForWrite(kind, ctx);
+    if (existing.status === 'trash') {
+      await unlinkEverywhere(kind, existing.id); // finishes an unlinking that an earlier failure interrupted
+      throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`);
+    }
+    const trashed: LinkedItem = {
+      ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug, statusBeforeTrash: existing.status,
+      modifiedUtc: nowUtcWall(),
+    };
+    return (await replacePost(kind, trashed, existing, `${existing.slug}__trashed`,
+      nameTransactItems(kind, existing.id, existing, trashed))) as LinkedItem;
+  });
+  await unlinkEverywhere(kind, stored.id);
+  return respond(kind, ctx, stored, 200);
+};

@@ -1,0 +1,160 @@
+/**
+ * Relationship items between events and the records they link to (lib/store/README.md "Links"):
+ * one item per (target, event) under PK = REL#<kind>#<target id>, SK = <event utc start>#<event id>, carrying
+ * the same event facts as the byStart index, so "events of category X in this window" is one Query bounded
+ * by that category's events in the window. Counters on the targets are kept in the same transaction:
+ * terms' `cnt` (published events, as WordPress counts) and venues'/organizers' `linked` (events that are
+ * not draft or pending, the origin's has_events rule).
+ */
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { db, table } from './client.js';
+import { eventStartSortKey, postKey, termKey } from './keys.js';
+import type { EventIndexEntry } from './events.js';
+import type { Item } from './records.js';
+import type { TransactItem } from './posts.js';
+
+export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
+
+/** The facts of an event that lists filter on (the byStart projection). */
+export interface LinkFacts {
+  id: number;
+  startUtc: string;
+  endUtc: string;
+  status: string;
+  author: number;
+  featured: boolean;
+  hidden: boolean;
+  venue?: number;
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+  pw?: string;
+}
+
+export const relPartition = (kind: LinkKind, id: number): string => `REL#${kind}#${id}`;
+
+export function linkTargets(e: LinkFacts | null): { kind: LinkKind; id: number }[] {
+  if (!e) return [];
+  return [
+    ...(e.venue !== undefined ? [{ kind: 'venue' as const, id: e.venue }] : []),
+    ...e.organizers.map((id) => ({ kind: 'organizer' as const, id })),
+    ...e.categories.map((id) => ({ kind: 'category' as const, id })),
+    ...e.tags.map((id) => ({ kind: 'tag' as const, id })),
+  ];
+}
+
+/** How much an event counts towards a target's counter. */
+export function contribution(kind: LinkKind, e: LinkFacts | null, targetId: number): number {
+  if (!e || !linkTargets(e).some((t) => t.kind === kind && t.id === targetId)) return 0;
+  if (kind === 'category' || kind === 'tag') return e.status === 'publish' ? 1 : 0;
+  return e.status === 'draft' || e.status === 'pending' ? 0 : 1;
+}
+
+export const counterAttribute = (kind: LinkKind): 'cnt' | 'linked' => (kind === 'category' || kind === 'tag' ? 'cnt' : 'linked');
+export const targetKey = (kind: LinkKind, id: number) => (kind === 'category' || kind === 'tag' ? termKey(id) : postKey(id));
+const targetId = (t: { kind: LinkKind; id: number }) => `${t.kind}#${t.id}`;
+
+function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
+  return {
+    PK: relPartition(kind, target),
+    SK: eventStartSortKey(e.startUtc, e.id),
+    id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
+    venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
+  };
+}
+
+/**
+ * The relationship puts/deletes and counter updates that take an event from `prev` to `next` (either may be
+ * null: create, permanent delete). Hidden events have relationship items too (flagged `hidden`, which lists skip),
+ * so unlinking a record finds every event that uses it. Targets in `skipCounters` ("venue#12") have their counter set by the caller (a record created or
+ * rewritten in the same transaction cannot take a second action). Each counter update requires the target
+ * to exist, so a link to a record deleted meanwhile cancels the whole write.
+ */
+export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null, skipCounters: Set<string> = new Set()): TransactItem[] {
+  const items: TransactItem[] = [];
+  const listed = linkTargets;
+  const nextKeys = new Set(listed(next).map((t) => `${relPartition(t.kind, t.id)}|${eventStartSortKey(next!.startUtc, next!.id)}`));
+  for (const t of listed(prev)) {
+    const key = { PK: relPartition(t.kind, t.id), SK: eventStartSortKey(prev!.startUtc, prev!.id) };
+    if (!nextKeys.has(`${key.PK}|${key.SK}`)) items.push({ Delete: { TableName: table(), Key: key } });
+  }
+  for (const t of listed(next)) items.push({ Put: { TableName: table(), Item: relItem(t.kind, t.id, next!) } });
+
+  const targets = new Map([...linkTargets(prev), ...linkTargets(next)].map((t) => [targetId(t), t]));
+  for (const [key, t] of targets) {
+    if (skipCounters.has(key)) continue;
+    const delta = contribution(t.kind, next, t.id) - contribution(t.kind, prev, t.id);
+    const added = !linkTargets(prev).some((p) => p.kind === t.kind && p.id === t.id);
+    if (delta === 0) {
+      // A new link that moves no counter must still find its target in place.
+      if (added && next) {
+        items.push({ ConditionCheck: { TableName: table(), Key: targetKey(t.kind, t.id), ConditionExpression: 'attribute_exists(PK)' } });
+      }
+      continue;
+    }
+    items.push({
+      Update: {
+        TableName: table(),
+        Key: targetKey(t.kind, t.id),
+        UpdateExpression: 'ADD #c :d',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#c': counterAttribute(t.kind) },
+        ExpressionAttributeValues: { ':d': delta },
+      },
+    });
+  }
+  return items;
+}
+
+/** Events linked to any of `ids`, with UTC start in [startFrom, startTo], ordered by start then id, deduplicated. */
+export async function queryLinkedEvents(kind: LinkKind, ids: number[], range: { startFrom?: string; startTo?: string } = {}):
+  Promise<EventIndexEntry[]> {
+  const parts = await Promise.all(ids.map((id) => queryRel(kind, id, range.startFrom ?? '0000', `${range.startTo ?? '9999'}#~`)));
+  const byId = new Map<number, EventIndexEntry>();
+  for (const e of parts.flat()) byId.set(e.id, e);
+  return [...byId.values()].sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
+}
+
+async function queryRel(kind: LinkKind, id: number, from: string, to: string): Promise<EventIndexEntry[]> {
+  const out: EventIndexEntry[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': relPartition(kind, id), ':from': from, ':to': to },
+      ExclusiveStartKey,
+    }));
+    for (const item of page.Items ?? []) {
+      out.push({
+        id: item.id as number, startUtc: String(item.SK).split('#')[0]!, endUtc: item.endUtc as string,
+        status: item.status as string, author: item.author as number, featured: item.featured as boolean,
+        venue: item.venue as number | undefined, organizers: item.organizers as number[], categories: item.categories as number[],
+        tags: item.tags as number[], hidden: item.hidden === true,
+      });
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}
+
+/** Does the target have at least one listed event starting at or after `fromUtc` that `visible` accepts? */
+export async function hasLinkedEventFrom(kind: LinkKind, id: number, fromUtc: string, visible: (e: EventIndexEntry) => boolean):
+  Promise<boolean> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({
+      TableName: table(),
+      KeyConditionExpression: 'PK = :pk AND SK >= :from',
+      ExpressionAttributeValues: { ':pk': relPartition(kind, id), ':from': fromUtc },
+      ExclusiveStartKey,
+      Limit: 50,
+    }));
+    for (const item of page.Items ?? []) {
+      if (visible({ id: item.id as number, startUtc: String(item.SK).split('#')[0]!, endUtc: item.endUtc as string,
+        status: item.status as string, author: item.author as number })) return true;
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return false;
+}

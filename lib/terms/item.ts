@@ -1,0 +1,124 @@
+/**
+ * The stored term item (lib/store/README.md "Terms") and the pure helpers around it: text per language with
+ * fallback, the lower-case display names (`nm`), index keys and the name guard keys behind `term_exists`.
+ */
+import { createHash } from 'node:crypto';
+import { LANGUAGES, type Language } from '../routes/types.js';
+import { pad, slugIndexKey, termKey, type Taxonomy } from '../store/keys.js';
+
+export type { Taxonomy };
+
+export interface TermText {
+  name?: string;
+  description?: string;
+}
+
+export interface TermItem {
+  PK: string;
+  SK: string;
+  taxonomy: Taxonomy;
+  id: number;
+  /** Version for optimistic locking; the ETag is `"<id>-<v>"`. */
+  v: number;
+  slug: string;
+  /** Parent category id; 0 = top level (always 0 for tags). */
+  parent: number;
+  /** Translatable text per language; `lang0` is the first language written, the fallback (contract §8). */
+  tr: Partial<Record<Language, TermText>>;
+  lang0: Language;
+  /** Lower-case name as shown in each language (fallback applied), for list search and ordering (projected). */
+  nm: Partial<Record<Language, string>>;
+  /** Published events linked: maintained only by event writes (ADD), never rewritten here. */
+  cnt: number;
+  /** Direct child categories: maintained by ADD in the children's transactions. Absent = 0. */
+  kids?: number;
+  GSI1PK: string;
+  GSI1SK: string;
+  GSI2PK: string;
+  GSI2SK: string;
+}
+
+/** Names and paths of the two taxonomies. */
+export const TAXONOMIES = {
+  category: { plural: 'categories', wp: 'tribe_events_cat', title: 'Category', publicPath: 'events/category' },
+  tag: { plural: 'tags', wp: 'post_tag', title: 'Tag', publicPath: 'tag' },
+} as const satisfies Record<Taxonomy, { plural: string; wp: string; title: string; publicPath: string }>;
+
+export const isHierarchical = (taxonomy: Taxonomy): boolean => taxonomy === 'category';
+
+/** byStart partition that holds every term of a taxonomy (sort key: the padded id). */
+export const termsPartition = (taxonomy: Taxonomy): string => `TERMS#${taxonomy}`;
+
+/** The form names are compared in: NFC, lower case (term_exists is case-insensitive). */
+export const foldName = (name: string): string => name.normalize('NFC').toLowerCase();
+
+/** Key budget for guard items (DynamoDB allows 2,048 bytes of partition key). */
+const MAX_GUARD_KEY_BYTES = 1024;
+
+/** The guard item that reserves a (folded) name under a parent: `TERMNAME#<taxonomy>#<parent>#<name>`. */
+export function nameGuardKey(taxonomy: Taxonomy, parent: number, name: string): { PK: string; SK: string } {
+  const folded = foldName(name);
+  let PK = `TERMNAME#${taxonomy}#${parent}#${folded}`;
+  if (Buffer.byteLength(PK) > MAX_GUARD_KEY_BYTES) {
+    PK = `TERMNAME#${taxonomy}#${parent}##sha256:${createHash('sha256').update(folded).digest('hex')}`;
+  }
+  return { PK, SK: 'TERMNAME' };
+}
+
+/** A field in a language, falling back to the term's first language (contract §8). */
+export function termText(item: Pick<TermItem, 'tr' | 'lang0'>, lang: Language, field: keyof TermText): string {
+  return item.tr?.[lang]?.[field] ?? item.tr?.[item.lang0]?.[field] ?? '';
+}
+
+/** The distinct folded names of a term over all its languages: each one is reserved by a name guard. */
+export function reservedNames(item: Pick<TermItem, 'tr'>): string[] {
+  const names = Object.values(item.tr ?? {}).map((t) => t?.name).filter((n): n is string => typeof n === 'string' && n !== '');
+  return [...new Set(names.map(foldName))];
+}
+
+/** The name guard keys a term holds (or should hold) at its level. */
+export const nameGuardKeys = (item: Pick<TermItem, 'taxonomy' | 'parent' | 'tr'>): { PK: string; SK: string }[] =>
+  reservedNames(item).map((n) => nameGuardKey(item.taxonomy, item.parent, n));
+
+/** Name in the request language from an index entry's `nm` (fallback already applied when it was written). */
+export function indexName(nm: Partial<Record<string, string>> | undefined, lang: Language): string {
+  if (!nm) return '';
+  return nm[lang] ?? Object.values(nm).find((v): v is string => typeof v === 'string') ?? '';
+}
+
+/** Recomputes the derived attributes (display names, index keys) after the text, slug or parent changed. */
+export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK'> & Partial<TermItem>): TermItem {
+  const nm: Partial<Record<Language, string>> = {};
+  for (const lang of LANGUAGES) nm[lang] = foldName(termText(item, lang, 'name'));
+  return {
+    ...item,
+    ...termKey(item.id),
+    nm,
+    GSI1PK: slugIndexKey(item.taxonomy, item.slug),
+    GSI1SK: item.taxonomy,
+    GSI2PK: termsPartition(item.taxonomy),
+    GSI2SK: pad(item.id),
+  } as TermItem;
+}
+
+/** A new term as the first write in `lang` creates it. */
+export function newTermItem(taxonomy: Taxonomy, id: number, lang: Language, fields: {
+  name: string; description?: string; slug: string; parent: number; cnt?: number;
+}): TermItem {
+  return withDerived({
+    PK: termKey(id).PK,
+    SK: termKey(id).SK,
+    taxonomy,
+    id,
+    v: 1,
+    slug: fields.slug,
+    parent: isHierarchical(taxonomy) ? fields.parent : 0,
+    tr: { [lang]: { name: fields.name, ...(fields.description !== undefined ? { description: fields.description } : {}) } },
+    lang0: lang,
+    cnt: fields.cnt ?? 0,
+  });
+}
+
+/** Size budget for all languages' text of one term, well below DynamoDB's 400 KB item limit. */
+export const MAX_TEXT_BYTES = 300_000;
+export const textBytes = (item: Pick<TermItem, 'tr'>): number => Buffer.byteLength(JSON.stringify(item.tr ?? {}));

@@ -1,0 +1,161 @@
+/**
+ * GET /categories and GET /tags (reference §5.2, §8; contract §9): every term of the taxonomy is read from its
+ * byStart partition (small projected items), filtered, ordered and counted in memory, and only the page's
+ * records are fetched in full.
+ */
+import { canEdit, canRead } from '../auth/access.js';
+import type { EventItem } from '../events/item.js';
+import type { RequestContext } from '../http/context.js';
+import { listHeaders, type PageLinks } from '../http/pagination.js';
+import { json, type HttpResult } from '../http/response.js';
+import { termKey, type Taxonomy } from '../store/keys.js';
+import { batchGet, getPost } from '../store/records.js';
+import { slugify } from '../text/slug.js';
+import { foldName, indexName, isHierarchical, TAXONOMIES, termText, type TermItem } from './item.js';
+import { serializeTerm } from './serialize.js';
+import { queryTermIndex, type TermEntry } from './store.js';
+
+export type TermOrderBy = 'id' | 'name' | 'slug' | 'count' | 'include' | 'description' | 'term_group';
+
+const collator = new Intl.Collator('en', { sensitivity: 'base' });
+
+/**
+ * The ids of the terms an event links to, as far as the caller may see them: the terms of an event the caller
+ * cannot read (or of a password-protected one the caller cannot edit) are not shown, as in event lists.
+ */
+async function termsOfEvent(taxonomy: Taxonomy, eventId: number, ctx: RequestContext): Promise<Set<number>> {
+  const event = (await getPost(eventId)) as unknown as EventItem | null;
+  if (!event || event.kind !== 'event') return new Set();
+  if (event.status !== 'publish' || event.pw) {
+    const userId = await ctx.userId();
+    if (!canRead(ctx.caller, userId, event) || (event.pw && !canEdit(ctx.caller, userId, event))) return new Set();
+  }
+  return new Set(taxonomy === 'category' ? event.categories ?? [] : event.tags ?? []);
+}
+
+/**
+ * Terms that count as not empty: a published event links them, or (categories, as WordPress' hierarchical
+ * get_terms) one of their descendants.
+ */
+export function nonEmpty(all: Pick<TermEntry, 'id' | 'parent' | 'cnt'>[], hierarchical: boolean): Set<number> {
+  const out = new Set<number>();
+  const parents = new Map(all.map((e) => [e.id, e.parent]));
+  for (const e of all) {
+    if (e.cnt <= 0) continue;
+    out.add(e.id);
+    if (!hierarchical) continue;
+    for (let p = e.parent, depth = 0; p && !out.has(p) && depth < 100; p = parents.get(p) ?? 0, depth++) out.add(p);
+  }
+  return out;
+}
+
+/** Sorts entries in place: by the key asked for, ties by id; `desc` reverses the whole order. */
+export function sortEntries<T extends TermEntry>(entries: T[], orderby: TermOrderBy, order: 'asc' | 'desc', opts: {
+  name: (e: T) => string; description?: (e: T) => string; include?: number[];
+}): T[] {
+  const position = new Map((opts.include ?? []).map((id, i) => [id, i]));
+  const by = orderby === 'include' && !opts.include ? 'name' : orderby;
+  const primary = (a: T, b: T): number => {
+    switch (by) {
+      case 'id':
+      case 'term_group':
+        return 0;
+      case 'count':
+        return a.cnt - b.cnt;
+      case 'slug':
+        return collator.compare(a.slug, b.slug);
+      case 'description':
+        return collator.compare(opts.description?.(a) ?? '', opts.description?.(b) ?? '');
+      case 'include':
+        return (position.get(a.id) ?? Infinity) - (position.get(b.id) ?? Infinity);
+      default:
+        return collator.compare(opts.name(a), opts.name(b));
+    }
+  };
+  const sign = order === 'desc' ? -1 : 1;
+  return entries.sort((a, b) => sign * (primary(a, b) || a.id - b.id));
+}
+
+/** next/previous by arithmetic, carrying only `page` (reference §5.2); page 1 has no `page` parameter. */
+export function termPageLinks(base: string, page: number, totalPages: number): PageLinks {
+  const at = (n: number): string => (n > 1 ? `${base}?page=${n}` : base);
+  return {
+    ...(page < totalPages ? { next: at(page + 1) } : {}),
+    ...(page > 1 ? { previous: at(page - 1) } : {}),
+  };
+}
+
+export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+  const p = ctx.params;
+  const page = p.page as number;
+  const perPage = p.per_page as number;
+  const hierarchical = isHierarchical(taxonomy);
+
+  const all = await queryTermIndex(taxonomy);
+  let entries = all;
+
+  const eventId = (p.event ?? p.post) as number | undefined;
+  if (eventId !== undefined) {
+    const linked = await termsOfEvent(taxonomy, eventId, ctx);
+    entries = entries.filter((e) => linked.has(e.id));
+  }
+  const include = p.include as number[] | undefined;
+  if (include) {
+    const wanted = new Set(include);
+    entries = entries.filter((e) => wanted.has(e.id));
+  }
+  const exclude = p.exclude as number[] | undefined;
+  if (exclude) {
+    const unwanted = new Set(exclude);
+    entries = entries.filter((e) => !unwanted.has(e.id));
+  }
+  const parent = hierarchical ? (p.parent as number | undefined) : undefined;
+  if (parent !== undefined) entries = entries.filter((e) => e.parent === parent);
+  if (p.slug !== undefined) {
+    const raw = (p.slug as string).trim().toLowerCase();
+    const slug = slugify(raw);
+    entries = entries.filter((e) => e.slug === raw || e.slug === slug);
+  }
+  const name = (e: TermEntry): string => indexName(e.nm, ctx.lang);
+  if (p.search !== undefined) {
+    const needle = foldName((p.search as string).trim());
+    entries = entries.filter((e) => name(e).includes(needle) || e.slug.includes(needle));
+  }
+  if (p.hide_empty !== false) {
+    const filled = nonEmpty(all, hierarchical);
+    entries = entries.filter((e) => filled.has(e.id));
+  }
+
+  const orderby = (p.orderby as TermOrderBy | undefined) ?? 'name';
+  let full: Map<number, TermItem> | null = null;
+  if (orderby === 'description') full = await fetchTerms(taxonomy, entries.map((e) => e.id));
+  sortEntries(entries, orderby, (p.order as 'asc' | 'desc' | undefined) ?? 'asc', {
+    name,
+    description: (e) => (full?.get(e.id) ? termText(full.get(e.id)!, ctx.lang, 'description') : ''),
+    include,
+  });
+
+  const total = entries.length;
+  const totalPages = Math.ceil(total / perPage);
+  const ids = entries.slice((page - 1) * perPage, page * perPage).map((e) => e.id);
+  const records = full ?? (await fetchTerms(taxonomy, ids));
+  const terms = ids.map((id) => records.get(id)).filter((t): t is TermItem => t !== undefined).map((t) => serializeTerm(t, ctx));
+
+  const plural = TAXONOMIES[taxonomy].plural;
+  const base = `${ctx.apiUrl}/${plural}/`;
+  const links = termPageLinks(base, page, totalPages);
+  return json(200, {
+    rest_url: base,
+    total,
+    total_pages: totalPages,
+    [plural]: terms,
+    ...(links.next ? { next_rest_url: links.next } : {}),
+    ...(links.previous ? { previous_rest_url: links.previous } : {}),
+  }, listHeaders(total, totalPages, links));
+}
+
+async function fetchTerms(taxonomy: Taxonomy, ids: number[]): Promise<Map<number, TermItem>> {
+  if (ids.length === 0) return new Map();
+  const items = (await batchGet(ids.map(termKey))) as unknown as TermItem[];
+  return new Map(items.filter((t) => t.taxonomy === taxonomy).map((t) => [t.id, t]));
+}

@@ -1,0 +1,267 @@
+/**
+ * The single-term operations of /categories and /tags: read, create, update, delete (reference §9.3, §10.4,
+ * §10.5; contract §3, §7, §8). Capabilities are checked by the request pipeline before these run.
+ */
+import { unlinkEverywhere } from '../events/unlink.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiError, invalidParam, preconditionFailed } from '../http/errors.js';
+import { checkIfMatch, etagOf } from '../http/etag.js';
+import { json, type HttpResult } from '../http/response.js';
+import type { Operation } from '../http/handler.js';
+import { table } from '../store/client.js';
+import { nextId } from '../store/ids.js';
+import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
+import { LinkConflict, rewriteItem, VersionConflict, writeTransaction, type TransactItem } from '../store/posts.js';
+import { sanitizeHtml } from '../text/sanitize.js';
+import { slugify } from '../text/slug.js';
+import { nameGuardItems, notHierarchical, slugBase, slugGuardItems, termExists } from './guards.js';
+import {
+  isHierarchical, MAX_TEXT_BYTES, nameGuardKey, nameGuardKeys, newTermItem, TAXONOMIES, termText, textBytes, withDerived,
+  type TermItem, type TermText,
+} from './item.js';
+import { listTerms } from './list.js';
+import { serializeTerm } from './serialize.js';
+import {
+  ancestry, childrenOf, conflict, guardDelete, guardHolder, guardHolders, guardPut, hierarchyItems, pickSlug, readTerm, type ChainLink,
+} from './store.js';
+
+const ATTEMPTS = 5;
+
+export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError =>
+  new ApiError(404, `rest-${taxonomy}-not-found`, `${TAXONOMIES[taxonomy].title} with ID ${id} does not exist.`);
+
+/** The id as the path gave it (an id beyond any counter parses to 0, but the message names what was asked for). */
+const pathId = (ctx: RequestContext): string => String(ctx.raw.id ?? ctx.params.id);
+
+/** A write lost to a concurrent change that did not touch this term's version: prepare it again. */
+class Retry extends Error {}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function respond(ctx: RequestContext, item: TermItem, status: number, extra: Record<string, string> = {}): HttpResult {
+  return json(status, serializeTerm(item, ctx), { ETag: etagOf(item.id, item.v), ...extra });
+}
+
+function checkTextSize(item: TermItem): void {
+  if (textBytes(item) > MAX_TEXT_BYTES) {
+    throw invalidParam('description', 'description: the texts of this term are too large to store; shorten them');
+  }
+}
+
+/** A sent `parent` on a tag is an error; `null` counts as not sent (as WordPress' isset). */
+function tagParentSent(ctx: RequestContext): boolean {
+  return ctx.params.parent !== undefined && ctx.params.parent !== null;
+}
+
+async function loadForWrite(taxonomy: Taxonomy, ctx: RequestContext): Promise<TermItem> {
+  const id = ctx.params.id as number;
+  const item = await readTerm(taxonomy, id);
+  if (!item) throw termNotFound(taxonomy, pathId(ctx));
+  checkIfMatch(ctx.headers['if-match'], item.id, item.v);
+  return item;
+}
+
+/** Re-runs a read-modify-write after a concurrent change (If-Match turns a version change into 412). */
+async function withRetry<T>(ctx: RequestContext, taxonomy: Taxonomy, fn: (attempt: number) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn(attempt);
+    } catch (e) {
+      if (e instanceof VersionConflict) {
+        if (ctx.headers['if-match'] !== undefined) throw preconditionFailed();
+      } else if (!(e instanceof Retry)) {
+        throw e;
+      }
+      if (attempt + 1 >= ATTEMPTS) throw conflict(taxonomy);
+      await sleep(10 * 2 ** attempt);
+    }
+  }
+}
+
+/** Runs a term transaction; a failed condition is a version conflict when the term changed, else a retry. */
+async function commit(taxonomy: Taxonomy, prev: TermItem, items: TransactItem[]): Promise<void> {
+  try {
+    await writeTransaction(items);
+  } catch (e) {
+    if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
+    const now = await readTerm(taxonomy, prev.id);
+    if (!now || now.v !== prev.v) throw new VersionConflict();
+    throw new Retry();
+  }
+}
+
+export async function getTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+  const id = ctx.params.id as number;
+  const item = await readTerm(taxonomy, id);
+  if (!item) throw termNotFound(taxonomy, pathId(ctx));
+  return respond(ctx, item, 200);
+}
+
+export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+  const p = ctx.params;
+  if (!isHierarchical(taxonomy) && tagParentSent(ctx)) throw notHierarchical();
+  const name = p.name as string;
+  const parent = isHierarchical(taxonomy) ? ((p.parent as number | undefined) ?? 0) : 0;
+  const description = p.description !== undefined ? sanitizeHtml(p.description as string) : undefined;
+  const nameKey = nameGuardKey(taxonomy, parent, name);
+  const existing = await guardHolder(nameKey);
+  if (existing !== null) throw termExists(existing);
+
+  const id = await nextId('term');
+  const base = slugBase(p.slug as string | undefined, name, id);
+  for (let attempt = 0; attempt < ATTEMPTS * 2; attempt++) {
+    const slug = await pickSlug(taxonomy, base, id, new Set(), attempt);
+    const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
+    checkTextSize(item);
+    const items: TransactItem[] = [
+      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+      guardPut(slugKey(taxonomy, slug), id),
+      ...nameGuardKeys(item).map((k) => guardPut(k, id)),
+      ...(parent ? hierarchyItems([], new Map([[parent, 1]])) : []),
+    ];
+    try {
+      await writeTransaction(items);
+      return respond(ctx, item, 201, { Location: `${ctx.apiUrl}/${TAXONOMIES[taxonomy].plural}/${id}` });
+    } catch (e) {
+      if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
+      const holder = await guardHolder(nameKey);
+      if (holder !== null && holder !== id) throw termExists(holder);
+      if (parent && !(await readTerm('category', parent))) throw invalidParam('parent', `parent: no category ${parent}`);
+      // The slug was taken meanwhile, or a concurrent transaction touched the parent: try again.
+      await sleep(5 * 2 ** Math.min(attempt, 5));
+    }
+  }
+  throw conflict(taxonomy);
+}
+
+export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+  const p = ctx.params;
+  return withRetry(ctx, taxonomy, async () => {
+    const prev = await loadForWrite(taxonomy, ctx);
+    if (!isHierarchical(taxonomy) && tagParentSent(ctx)) throw notHierarchical();
+    const lang = ctx.lang;
+
+    const tr = structuredClone(prev.tr ?? {});
+    if (p.name !== undefined || p.description !== undefined) {
+      const text: TermText = { ...tr[lang] };
+      if (p.name !== undefined) text.name = p.name as string;
+      if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
+      tr[lang] = text;
+    }
+
+    let parent = Number(prev.parent ?? 0);
+    let chain: ChainLink[] = [];
+    const deltas = new Map<number, number>();
+    if (isHierarchical(taxonomy) && p.parent !== undefined && p.parent !== parent) {
+      const wanted = p.parent as number;
+      chain = await ancestry(wanted, prev.id);
+      if (parent !== 0 && (await readTerm('category', parent))) deltas.set(parent, -1);
+      deltas.set(wanted, (deltas.get(wanted) ?? 0) + 1);
+      parent = wanted;
+    }
+
+    let slug = prev.slug;
+    if (p.slug !== undefined) {
+      const wanted = slugify(p.slug as string) || slugify(termText({ tr, lang0: prev.lang0 }, lang, 'name')) || String(prev.id);
+      if (wanted !== prev.slug) {
+        const holder = await guardHolder(slugKey(taxonomy, wanted));
+        if (holder !== null && holder !== prev.id) {
+          throw invalidParam('slug', `slug: "${wanted}" is already used by another ${taxonomy} (ID ${holder})`);
+        }
+        slug = wanted;
+      }
+    }
+
+    const next = withDerived({ ...prev, tr, parent, slug, v: prev.v + 1 });
+    if (JSON.stringify(prev.tr) === JSON.stringify(next.tr) && prev.parent === next.parent && prev.slug === next.slug) {
+      return respond(ctx, prev, 200); // nothing changed: no write, same ETag
+    }
+    checkTextSize(next);
+    await commit(taxonomy, prev, [
+      rewriteItem(termKey(prev.id), prev as never, next as never, prev.v),
+      ...slugGuardItems(prev, next),
+      ...(await nameGuardItems(prev, next)),
+      ...hierarchyItems(chain, deltas),
+    ]);
+    return respond(ctx, next, 200);
+  });
+}
+
+/** Moves a child of a category being deleted up to that category's parent (WordPress' wp_delete_term does). */
+async function reparentChild(childId: number, from: number, to: number): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS * 2; attempt++) {
+    const child = await readTerm('category', childId);
+    if (!child || Number(child.parent) !== from) return;
+    const next = withDerived({ ...child, parent: to, v: child.v + 1 });
+    try {
+      await writeTransaction([
+        rewriteItem(termKey(childId), child as never, next as never, child.v),
+        ...(await nameGuardItems(child, next, 'lenient')),
+        ...hierarchyItems([], new Map([[from, -1], [to, 1]])),
+      ]);
+      return;
+    } catch (e) {
+      if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
+      await sleep(5 * 2 ** Math.min(attempt, 5));
+    }
+  }
+  throw conflict('category');
+}
+
+export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+  const first = await loadForWrite(taxonomy, ctx);
+  const ifMatch = ctx.headers['if-match'] !== undefined;
+  // Unlink first (each event in its own transaction, idempotent), so no event keeps a dangling term id.
+  try {
+    await unlinkEverywhere(taxonomy, first.id);
+  } catch (e) {
+    if (e instanceof LinkConflict || e instanceof VersionConflict) throw conflict(taxonomy);
+    throw e;
+  }
+
+  for (let attempt = 0; attempt < ATTEMPTS * 2; attempt++) {
+    const current = await readTerm(taxonomy, first.id);
+    if (!current) break; // deleted by a concurrent request meanwhile: the outcome asked for
+    if (current.v !== first.v && ifMatch) throw preconditionFailed();
+    if (isHierarchical(taxonomy) && Number(current.kids ?? 0) > 0) {
+      const children = await childrenOf(current.id);
+      for (const child of children) await reparentChild(child, current.id, Number(current.parent ?? 0));
+      if (children.length === 0) await sleep(50 * (attempt + 1)); // a child not yet in the index: wait for it
+      continue;
+    }
+    const holders = await guardHolders(nameGuardKeys(current));
+    const parent = isHierarchical(taxonomy) ? Number(current.parent ?? 0) : 0;
+    try {
+      await writeTransaction([
+        { Delete: { TableName: table(), Key: termKey(current.id),
+          ConditionExpression: '#v = :v AND (attribute_not_exists(#k) OR #k <= :zero)',
+          ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } },
+        guardDelete(slugKey(taxonomy, current.slug), current.id),
+        ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
+        ...(parent ? hierarchyItems([], new Map([[parent, -1]])) : []),
+      ]);
+      const body = current.v === first.v ? first : { ...current, cnt: first.cnt };
+      return json(200, serializeTerm(body, ctx));
+    } catch (e) {
+      if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
+      await sleep(5 * 2 ** Math.min(attempt, 5));
+    }
+  }
+  if (!(await readTerm(taxonomy, first.id))) return json(200, serializeTerm(first, ctx));
+  throw conflict(taxonomy);
+}
+
+/** The operation table of one taxonomy's route group (operation ids of lib/routes/terms.ts). */
+export function termOperations(taxonomy: Taxonomy): Record<string, Operation> {
+  const plural = TAXONOMIES[taxonomy].plural;
+  const update: Operation = (ctx) => updateTermOp(taxonomy, ctx);
+  return {
+    [`${plural}.list`]: (ctx) => listTerms(taxonomy, ctx),
+    [`${plural}.create`]: (ctx) => createTermOp(taxonomy, ctx),
+    [`${plural}.get`]: (ctx) => getTermOp(taxonomy, ctx),
+    [`${plural}.update`]: update,
+    [`${plural}.update.put`]: update,
+    [`${plural}.update.patch`]: update,
+    [`${plural}.delete`]: (ctx) => deleteTermOp(taxonomy, ctx),
+  };
+}

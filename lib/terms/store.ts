@@ -1,0 +1,187 @@
+/**
+ * Term reads and the building blocks of term transactions (lib/store/README.md "Terms"): guard items for
+ * slugs and names, free slugs, the parent chain and the `kids` counters that keep the hierarchy acyclic and
+ * free of orphans.
+ */
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError, invalidParam } from '../http/errors.js';
+import { db, table } from '../store/client.js';
+import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
+import { batchGet, getItem, getTerm } from '../store/records.js';
+import type { TransactItem } from '../store/posts.js';
+import { slugCandidates } from '../text/slug.js';
+import { termsPartition, type TermItem } from './item.js';
+
+export type Key = { PK: string; SK: string };
+
+/** A term as the byStart index projects it (enough to filter, order and count a list). */
+export interface TermEntry {
+  id: number;
+  slug: string;
+  nm: Partial<Record<string, string>>;
+  parent: number;
+  cnt: number;
+}
+
+/** The term with this id if it is one of `taxonomy`. */
+export async function readTerm(taxonomy: Taxonomy, id: number, consistent = true): Promise<TermItem | null> {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  const item = (await getTerm(id, consistent)) as unknown as TermItem | null;
+  return item && item.taxonomy === taxonomy ? item : null;
+}
+
+/** Every term of a taxonomy from its byStart partition (one paginated Query; bounded by the number of terms). */
+export async function queryTermIndex(taxonomy: Taxonomy): Promise<TermEntry[]> {
+  const out: TermEntry[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({
+      TableName: table(),
+      IndexName: 'byStart',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': termsPartition(taxonomy) },
+      ProjectionExpression: '#id, #slug, #nm, #parent, #cnt',
+      ExpressionAttributeNames: { '#id': 'id', '#slug': 'slug', '#nm': 'nm', '#parent': 'parent', '#cnt': 'cnt' },
+      ExclusiveStartKey,
+    }));
+    for (const item of page.Items ?? []) {
+      out.push({
+        id: Number(item.id),
+        slug: String(item.slug ?? ''),
+        nm: (item.nm as TermEntry['nm'] | undefined) ?? {},
+        parent: Number(item.parent ?? 0),
+        cnt: Number(item.cnt ?? 0),
+      });
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
+}
+
+const keyId = (k: Key): string => `${k.PK}|${k.SK}`;
+
+/**
+ * Who holds each guard: PK → holder id. Strongly consistent (these reads decide `term_exists` and slug errors);
+ * one BatchGetItem per 100 keys, unprocessed keys retried.
+ */
+export async function guardHolders(keys: Key[]): Promise<Map<string, number>> {
+  const unique = [...new Map(keys.map((k) => [keyId(k), k])).values()];
+  const out = new Map<string, number>();
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, { Keys: Key[]; ConsistentRead: boolean; ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }> = {
+      [table()]: { Keys: unique.slice(i, i + 100), ConsistentRead: true, ProjectionExpression: '#pk, #id',
+        ExpressionAttributeNames: { '#pk': 'PK', '#id': 'id' } },
+    };
+    for (let attempt = 0; Object.keys(request).length > 0; attempt++) {
+      if (attempt > 8) throw new Error('BatchGetItem kept returning unprocessed keys');
+      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const res = await db().send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of res.Responses?.[table()] ?? []) out.set(String(item.PK), Number(item.id));
+      request = (res.UnprocessedKeys ?? {}) as typeof request;
+    }
+  }
+  return out;
+}
+
+/** The holder of one guard, or null. */
+export const guardHolder = async (key: Key): Promise<number | null> => (await getItem(key, true))?.id as number | undefined ?? null;
+
+/** Put of a guard item held by `id` (fails when another record holds it). */
+export const guardPut = (key: Key, id: number): TransactItem => ({
+  Put: { TableName: table(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } },
+});
+
+/** Delete of a guard item held by `id` (never releases someone else's). */
+export const guardDelete = (key: Key, id: number): TransactItem => ({
+  Delete: { TableName: table(), Key: key, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } },
+});
+
+const SLUG_BATCH = 25;
+
+/**
+ * The first of base, base-2, base-3… that no other term of the taxonomy holds and that is not in `reserved`
+ * (slugs already chosen for other new terms of the same transaction). After a lost race (`spread` > 0) it picks
+ * at random among the first free candidates, so concurrent writers stop colliding.
+ */
+export async function pickSlug(taxonomy: Taxonomy, base: string, selfId: number, reserved: ReadonlySet<string> = new Set(),
+  spread = 0): Promise<string> {
+  for (let from = 1; from < 10_000; from += SLUG_BATCH) {
+    const candidates = slugCandidates(base, from, SLUG_BATCH);
+    const taken = await batchGet(candidates.map((s) => slugKey(taxonomy, s)), ['id']);
+    const holders = new Map(taken.map((g) => [String(g.PK).slice(`SLUG#${taxonomy}#`.length), Number(g.id)]));
+    const free = candidates.filter((s) => !reserved.has(s) && (!holders.has(s) || holders.get(s) === selfId));
+    if (free.length) return free[Math.floor(Math.random() * Math.min(free.length, spread + 1))]!;
+  }
+  throw invalidParam('slug', 'slug: no free slug could be found; send a different slug');
+}
+
+/** One link of a parent chain: the category and the parent it had when read. */
+export interface ChainLink {
+  id: number;
+  parent: number;
+}
+
+const MAX_DEPTH = 50;
+
+/**
+ * The ancestors of category `from` up to the top level, read consistently. A chain that reaches `selfId`
+ * means `from` is `selfId` or one of its descendants: making it the parent would create a cycle.
+ */
+export async function ancestry(from: number, selfId: number | null): Promise<ChainLink[]> {
+  const chain: ChainLink[] = [];
+  for (let current = from; current !== 0;) {
+    if (current === selfId) {
+      throw invalidParam('parent', current === from
+        ? 'parent: a category cannot be its own parent'
+        : `parent: category ${from} is a descendant of this category`);
+    }
+    if (chain.length >= MAX_DEPTH || chain.some((c) => c.id === current)) {
+      throw invalidParam('parent', `parent: categories may be nested at most ${MAX_DEPTH} levels deep`);
+    }
+    const term = await readTerm('category', current);
+    if (!term) throw invalidParam('parent', `parent: no category ${current}`);
+    chain.push({ id: current, parent: Number(term.parent ?? 0) });
+    current = Number(term.parent ?? 0);
+  }
+  return chain;
+}
+
+/**
+ * Hierarchy items for a category transaction: `kids` counter changes (`deltas`, by category id) and
+ * conditions that every category of `chain` still has the parent it was read with (so two concurrent moves
+ * cannot form a cycle). One operation per item, as DynamoDB requires; each requires the category to exist.
+ */
+export function hierarchyItems(chain: ChainLink[], deltas: Map<number, number>): TransactItem[] {
+  const parents = new Map(chain.map((c) => [c.id, c.parent]));
+  const ids = [...new Set([...parents.keys(), ...[...deltas.keys()].filter((id) => id !== 0 && deltas.get(id) !== 0)])];
+  return ids.map((id): TransactItem => {
+    const values: Record<string, unknown> = {};
+    const names: Record<string, string> = {};
+    let condition = 'attribute_exists(PK)';
+    if (parents.has(id)) {
+      condition += ' AND #p = :p';
+      names['#p'] = 'parent';
+      values[':p'] = parents.get(id);
+    }
+    const delta = deltas.get(id) ?? 0;
+    if (delta !== 0) {
+      names['#k'] = 'kids';
+      values[':d'] = delta;
+      return { Update: { TableName: table(), Key: termKey(id), UpdateExpression: 'ADD #k :d', ConditionExpression: condition,
+        ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
+    }
+    return { ConditionCheck: { TableName: table(), Key: termKey(id), ConditionExpression: condition,
+      ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
+  });
+}
+
+/** Direct children of a category, from the index (eventually consistent; `kids` tells whether any remain). */
+export async function childrenOf(id: number): Promise<number[]> {
+  return (await queryTermIndex('category')).filter((e) => e.parent === id).map((e) => e.id);
+}
+
+/** 409 after repeated concurrent changes. */
+export const conflict = (what: string): ApiError =>
+  new ApiError(409, 'rest_conflict', `The ${what} is being changed by someone else at the same time; retry.`);

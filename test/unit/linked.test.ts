@@ -1,0 +1,151 @@
+/** Unit tests of the venue/organizer building blocks that need no database (lib/linked). */
+import type { RequestContext } from '../../lib/http/context.js';
+import { deriveStateProvince, fold, type LinkedItem } from '../../lib/linked/item.js';
+import { findByName, namePartition, namesOf, nameTransactItems } from '../../lib/linked/names.js';
+import { matchesSearch, searchFragments } from '../../lib/linked/search.js';
+import { isLocked, linkedImage, renderLinked, serializeLinked } from '../../lib/linked/serialize.js';
+import { hashPassword } from '../../lib/auth/password.js';
+
+const ctx = (lang: 'en' | 'de' | 'pt-pt' = 'en') => ({
+  lang, host: 'api.example:8080', siteUrl: 'https://site.example', apiUrl: 'https://api.example:8080/calendar/events/v1',
+}) as unknown as RequestContext;
+
+function venue(extra: Partial<LinkedItem> = {}): LinkedItem {
+  return {
+    PK: 'POST#7', SK: 'POST', kind: 'venue', id: 7, v: 3, author: 2, status: 'publish', slug: 'grand-hall',
+    tr: { en: { name: 'Grand Hall', description: '<p>Big <b>room</b></p>', excerpt: '' }, de: { name: 'Großer Saal' } },
+    lang0: 'en', nm: { en: 'grand hall', de: 'großer saal' }, dateUtc: '2024-01-02 03:04:05', modifiedUtc: '2024-02-03 04:05:06',
+    address: '100, Avenue du Temple', city: 'Paris', country: 'France', province: 'Ile de France',
+    stateprovince: 'France, Ile de France', spAuto: false, showMap: false, showMapLink: true, linked: 4, ...extra,
+  };
+}
+
+describe('search', () => {
+  it('splits on everything but letters, digits and "-"', () => {
+    expect(searchFragments('Temple, AVENUE!  du')).toEqual(['temple', 'avenue', 'du']);
+    expect(searchFragments('jean-luc 75003')).toEqual(['jean-luc', '75003']);
+    expect(searchFragments('Ærø café')).toEqual(['ærø', 'café']);
+    expect(searchFragments(' , ; - ')).toEqual([]);
+  });
+
+  it('needs every fragment within one field', () => {
+    const v = venue();
+    const m = (s: string, lang: 'en' | 'de' = 'en') => matchesSearch('venue', v, lang, searchFragments(s));
+    expect(m('temple avenue')).toBe(true);
+    expect(m('france, ile de')).toBe(true);
+    expect(m('big room')).toBe(true); // HTML stripped
+    expect(m('grand paris')).toBe(false); // name + city: two fields
+    expect(m('saal')).toBe(false);
+    expect(m('saal', 'de')).toBe(true);
+    expect(m('room', 'de')).toBe(true); // description falls back to English
+    expect(m('!!!')).toBe(true);
+  });
+
+  it('does not look at the country, nor at protected text of a locked record', () => {
+    const v = venue({ country: 'Zanzibar', state: 'Visible' });
+    expect(matchesSearch('venue', v, 'en', ['zanzibar'])).toBe(false);
+    expect(matchesSearch('venue', v, 'en', ['temple'], true)).toBe(false);
+    expect(matchesSearch('venue', v, 'en', ['grand'], true)).toBe(true);
+    expect(matchesSearch('venue', v, 'en', ['visible'], true)).toBe(true);
+  });
+
+  it('organizers: phone, email and website', () => {
+    const o: LinkedItem = { ...venue(), kind: 'organizer', email: 'Hi@Org.example', website: 'https://org.example/x', phone: '555' };
+    expect(matchesSearch('organizer', o, 'en', ['hi@org'])).toBe(true);
+    expect(matchesSearch('organizer', o, 'en', ['org', 'x'])).toBe(true);
+    expect(matchesSearch('organizer', o, 'en', ['temple'])).toBe(false); // not a venue field for organizers
+  });
+});
+
+describe('stateprovince', () => {
+  it.each([
+    ['NY', '', '', 'NY'], ['NY', '', 'US', 'NY'], ['NY', '', 'united states', 'NY'], ['NY', 'ON', 'Canada', 'ON'],
+    ['', 'ON', '', 'ON'], ['BY', '', 'Germany', ''], ['', '', '', ''],
+  ])('state %s, province %s, country %s → %s', (state, province, country, expected) => {
+    expect(deriveStateProvince(state || undefined, province || undefined, country || undefined)).toBe(expected);
+  });
+});
+
+describe('serialize', () => {
+  it('builds the reference §4.2 shape, drops empty values, appends show_map and the global ids', () => {
+    const out = renderLinked('venue', venue(), ctx());
+    expect(Object.keys(out)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue',
+      'description', 'slug', 'address', 'city', 'country', 'province', 'stateprovince', 'show_map', 'show_map_link', 'global_id',
+      'global_id_lineage']);
+    expect(out).toMatchObject({ url: 'https://site.example/venue/grand-hall/', show_map: false, show_map_link: true,
+      global_id: 'api.example:8080?id=7', global_id_lineage: ['api.example:8080?id=7'] });
+    expect(renderLinked('venue', venue(), ctx('de')).venue).toBe('Großer Saal');
+    expect(out).not.toHaveProperty('linked');
+  });
+
+  it('adds json_ld (Place with PostalAddress) only when asked', () => {
+    const out = renderLinked('venue', venue(), ctx('de'), { jsonLd: true });
+    expect(out.json_ld).toEqual({
+      '@context': 'http://schema.org', '@type': 'Place', name: 'Großer Saal', inLanguage: 'de', url: 'https://site.example/venue/grand-hall/',
+      description: 'Big room',
+      address: { '@type': 'PostalAddress', streetAddress: '100, Avenue du Temple', addressLocality: 'Paris',
+        addressRegion: 'France, Ile de France', addressCountry: 'France' },
+    });
+    expect(Object.keys(out).indexOf('json_ld')).toBe(Object.keys(out).indexOf('stateprovince') + 1);
+  });
+
+  it('blanks protected fields but keeps the name a string', () => {
+    const out = renderLinked('venue', venue({ image: 'https://x.example/a.JPG' }), ctx(), { blank: true });
+    expect(out).toMatchObject({ venue: 'Grand Hall', description: '', address: '', city: '', image: false, show_map: null,
+      show_map_link: null, stateprovince: '' });
+    expect(out).not.toHaveProperty('zip'); // absent keys are not added
+  });
+
+  it('serializeLinked unlocks an embedded record with its own password only', () => {
+    const pw = hashPassword('letmein');
+    const v = venue({ pw });
+    expect(serializeLinked('venue', v, ctx()).description).toBe('');
+    expect(serializeLinked('venue', v, ctx(), { password: 'nope' }).description).toBe('');
+    expect(serializeLinked('venue', v, ctx(), { password: 'letmein' }).description).toBe('<p>Big <b>room</b></p>');
+    expect(serializeLinked('venue', venue(), ctx(), { jsonLd: true })).toHaveProperty('json_ld');
+    expect(isLocked(venue(), undefined)).toBe(false);
+  });
+
+  it('organizers have no show_map and carry Organization json_ld', () => {
+    const o: LinkedItem = { ...venue(), kind: 'organizer', email: 'a@b.example', phone: '1', website: 'https://o.example/' };
+    const out = renderLinked('organizer', o, ctx(), { jsonLd: true });
+    expect(Object.keys(out)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'organizer',
+      'description', 'slug', 'phone', 'website', 'email', 'json_ld', 'global_id', 'global_id_lineage']);
+    expect(out.json_ld).toMatchObject({ '@type': 'Organization', email: 'a@b.example', telephone: '1', sameAs: 'https://o.example/' });
+  });
+
+  it('image objects take the extension from the URL path', () => {
+    expect(linkedImage('https://cdn.example/a/b.JPEG?x=1')).toEqual({ url: 'https://cdn.example/a/b.JPEG?x=1', id: 0, extension: 'jpeg' });
+    expect(linkedImage('https://cdn.example/noext')).toEqual({ url: 'https://cdn.example/noext', id: 0, extension: '' });
+    expect(linkedImage(undefined)).toBeUndefined();
+  });
+});
+
+describe('name items', () => {
+  it('one per distinct shown name, with the descriptions shown alongside', () => {
+    const v = venue({ tr: { en: { name: 'Hall', description: 'A' }, de: { name: 'hall', description: 'B' }, 'pt-pt': { description: 'C' } } });
+    expect([...namesOf(v)]).toEqual([['hall', ['a', 'b', 'c']]]);
+    expect(namesOf(venue({ status: 'trash' })).size).toBe(0);
+    expect(namesOf(null).size).toBe(0);
+  });
+
+  it('diffs puts and deletes between two versions', () => {
+    const prev = venue();
+    const next = venue({ tr: { en: { name: 'Grand Hall', description: '<p>Big <b>room</b></p>' }, de: { name: 'Neuer Saal' } } });
+    const items = nameTransactItems('venue', 7, prev, next);
+    expect(items.map((i) => (i.Put ? `put ${i.Put.Item!.PK}` : `delete ${i.Delete!.Key!.PK}`))).toEqual([
+      'delete NAME#venue#großer saal', 'put NAME#venue#neuer saal']);
+    expect(nameTransactItems('venue', 7, prev, prev)).toEqual([]);
+    expect(nameTransactItems('venue', 7, prev, { ...prev, status: 'trash' })).toHaveLength(2);
+  });
+
+  it('hashes names too long for a key', () => {
+    expect(namePartition('venue', 'x'.repeat(500))).toMatch(/^NAMEH#venue#[0-9a-f]{64}$/);
+    expect(namePartition('organizer', 'short')).toBe('NAME#organizer#short');
+    expect(fold('  MiXed ')).toBe('mixed');
+  });
+
+  it('an empty name matches nothing without a query', async () => {
+    await expect(findByName('venue', '   ')).resolves.toEqual([]);
+  });
+});
