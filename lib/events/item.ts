@@ -13,7 +13,7 @@ import { slugify } from '../text/slug.js';
 import { nowUtcWall, utcToWall, wallToUtc, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
 import { planLinks } from './links.js';
-import type { TransactItem } from '../store/posts.js';
+import type { PostRecord, TransactItem } from '../store/posts.js';
 
 export interface EventText {
   title?: string;
@@ -21,24 +21,7 @@ export interface EventText {
   excerpt?: string;
 }
 
-export interface EventItem {
-  PK: string;
-  SK: string;
-  kind: 'event';
-  id: number;
-  /** Version for optimistic locking; the ETag. */
-  v: number;
-  author: number;
-  status: PostStatus;
-  slug: string;
-  /** Slug and status to restore when a trashed event comes back. */
-  slugBeforeTrash?: string;
-  statusBeforeTrash?: PostStatus;
-  /** Translatable text per language; `lang0` is the first language written, the fallback. */
-  tr: Partial<Record<Language, EventText>>;
-  lang0: Language;
-  dateUtc: Wall;
-  modifiedUtc: Wall;
+export type EventItem = PostRecord<'event', EventText> & {
   start: Wall;
   end: Wall;
   startUtc: Wall;
@@ -64,7 +47,7 @@ export interface EventItem {
   GSI1SK?: string;
   GSI2PK?: string;
   GSI2SK?: string;
-}
+};
 
 /** The text of one field in a language, falling back to the record's first language (contract §8). */
 export function textOf(item: Pick<EventItem, 'tr' | 'lang0'>, lang: Language, field: keyof EventText): string {

@@ -10,6 +10,7 @@ import { forbidden, invalidParam, ParamError } from '../http/errors.js';
 import type { PostStatus } from '../routes/common.js';
 import type { Language } from '../routes/types.js';
 import { pad, postKey } from '../store/keys.js';
+import type { PostRecord } from '../store/posts.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { nowUtcWall, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
@@ -34,25 +35,9 @@ export interface LinkedText {
 }
 
 /** A type alias (not an interface), so that it is assignable to the store's `Item`. */
-export type LinkedItem = {
-  PK: string;
-  SK: string;
-  kind: LinkedKind;
-  id: number;
-  /** Version for optimistic locking; the ETag is "<id>-<v>". */
-  v: number;
-  author: number;
-  status: PostStatus;
-  slug: string;
-  slugBeforeTrash?: string;
-  statusBeforeTrash?: PostStatus;
-  tr: Partial<Record<Language, LinkedText>>;
-  /** The first language written: the fallback of every other language. */
-  lang0: Language;
+export type LinkedItem = PostRecord<LinkedKind, LinkedText> & {
   /** Lower-case name per language that has one (de-duplication and list projections). */
   nm: Partial<Record<Language, string>>;
-  dateUtc: Wall;
-  modifiedUtc: Wall;
   address?: string;
   city?: string;
   country?: string;

@@ -4,17 +4,15 @@
  * has_events), then by upcoming events (one relationship Query per remaining candidate) and by search
  * (BatchGetItem of the remaining candidates), counted exactly, and only the page is fetched in full.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { canEdit, listVisible } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { listHeaders, pageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
-import { db, table } from '../store/client.js';
 import { postKey } from '../store/keys.js';
 import { hasLinkedEventFrom } from '../store/links.js';
-import { batchGet, getPost } from '../store/records.js';
+import { batchGet, getPost, queryAll } from '../store/records.js';
 import { nowUtcWall } from '../time/format.js';
 import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
 import { matchesSearch, searchFragments } from './search.js';
@@ -32,26 +30,16 @@ export interface LinkedIndexEntry {
 
 /** Every index entry of the kind, newest publication date first (then higher id first). */
 export async function queryCollection(kind: LinkedKind): Promise<LinkedIndexEntry[]> {
-  const out: LinkedIndexEntry[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({
-      TableName: table(),
-      IndexName: 'byStart',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
-      ScanIndexForward: false,
-      ExclusiveStartKey,
-    }));
-    for (const item of page.Items ?? []) {
-      out.push({
-        id: item.id as number, status: item.status as PostStatus, author: item.author as number,
-        linked: (item.linked as number | undefined) ?? 0, slug: item.slug as string, protected: Boolean(item.pw),
-      });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll({
+    IndexName: 'byStart',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
+    ScanIndexForward: false,
+  });
+  return items.map((item) => ({
+    id: item.id as number, status: item.status as PostStatus, author: item.author as number,
+    linked: (item.linked as number | undefined) ?? 0, slug: item.slug as string, protected: Boolean(item.pw),
+  }));
 }
 
 /** filter() with an async predicate, `width` at a time, order kept. */

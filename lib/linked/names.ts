@@ -8,8 +8,8 @@
  * They are written, moved and deleted in the record's own transactions; a trashed record has none.
  */
 import { createHash } from 'node:crypto';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from '../store/client.js';
+import { table } from '../store/client.js';
+import { queryAll } from '../store/records.js';
 import { pad } from '../store/keys.js';
 import type { TransactItem } from '../store/posts.js';
 import type { Language } from '../routes/types.js';
@@ -65,21 +65,13 @@ export function nameTransactItems(kind: LinkedKind, id: number, prev: LinkedItem
 export async function findByName(kind: LinkedKind, name: string, description?: string): Promise<number[]> {
   const folded = fold(name);
   if (!folded) return [];
-  const ids: number[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': namePartition(kind, folded) },
-      ConsistentRead: true,
-      ExclusiveStartKey,
-    }));
-    for (const item of page.Items ?? []) {
-      const d = (item.d as string[] | undefined) ?? [];
-      if (description === undefined || d.includes(fold(description))) ids.push(item.id as number);
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return ids.sort((a, b) => a - b);
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': namePartition(kind, folded) },
+    ConsistentRead: true,
+  });
+  return items
+    .filter((item) => description === undefined || ((item.d as string[] | undefined) ?? []).includes(fold(description)))
+    .map((item) => item.id as number)
+    .sort((a, b) => a - b);
 }

@@ -2,11 +2,10 @@
  * Event reads by date window on the byStart index (lib/store/README.md "Events by date").
  * Index items carry only what filters and totals need; full records are fetched for the returned page.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DateTime } from 'luxon';
-import { db, table } from './client.js';
+import { table } from './client.js';
 import { eventsMetaKey, eventYearPartition } from './keys.js';
-import { getItem, type Item } from './records.js';
+import { getItem, queryAll, type Item } from './records.js';
 import type { TransactItem } from './posts.js';
 
 export interface EventIndexEntry {
@@ -102,20 +101,12 @@ export async function queryEventWindow(range: { startFrom?: string; startTo?: st
 }
 
 async function queryYear(year: number, from: string, to: string): Promise<EventIndexEntry[]> {
-  const out: EventIndexEntry[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({
-      TableName: table(),
-      IndexName: 'byStart',
-      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': from, ':to': to },
-      ExclusiveStartKey,
-    }));
-    for (const item of page.Items ?? []) out.push(toEntry(item));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll({
+    IndexName: 'byStart',
+    KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': from, ':to': to },
+  });
+  return items.map(toEntry);
 }
 
 const toEntry = (item: Item): EventIndexEntry => ({

@@ -10,7 +10,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
 import { eventStartSortKey, postKey, termKey } from './keys.js';
 import type { EventIndexEntry } from './events.js';
-import type { Item } from './records.js';
+import { queryAll, type Item } from './records.js';
 import type { TransactItem } from './posts.js';
 
 export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
@@ -116,27 +116,19 @@ export async function queryLinkedEvents(kind: LinkKind, ids: number[], range: { 
 }
 
 async function queryRel(kind: LinkKind, id: number, from: string, to: string): Promise<EventIndexEntry[]> {
-  const out: EventIndexEntry[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({
-      TableName: table(),
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': relPartition(kind, id), ':from': from, ':to': to },
-      ExclusiveStartKey,
-    }));
-    for (const item of page.Items ?? []) {
-      out.push({
-        id: item.id as number, startUtc: String(item.SK).split('#')[0]!, endUtc: item.endUtc as string,
-        status: item.status as string, author: item.author as number, featured: item.featured as boolean,
-        venue: item.venue as number | undefined, organizers: item.organizers as number[], categories: item.categories as number[],
-        tags: item.tags as number[], hidden: item.hidden === true,
-      });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': relPartition(kind, id), ':from': from, ':to': to },
+  });
+  return items.map(relEntry);
 }
+
+const relEntry = (item: Item): EventIndexEntry => ({
+  id: item.id as number, startUtc: String(item.SK).split('#')[0]!, endUtc: item.endUtc as string,
+  status: item.status as string, author: item.author as number, featured: item.featured as boolean,
+  venue: item.venue as number | undefined, organizers: item.organizers as number[], categories: item.categories as number[],
+  tags: item.tags as number[], hidden: item.hidden === true,
+});
 
 /** Does the target have at least one listed event starting at or after `fromUtc` that `visible` accepts? */
 export async function hasLinkedEventFrom(kind: LinkKind, id: number, fromUtc: string, visible: (e: EventIndexEntry) => boolean):
@@ -150,10 +142,7 @@ export async function hasLinkedEventFrom(kind: LinkKind, id: number, fromUtc: st
       ExclusiveStartKey,
       Limit: 50,
     }));
-    for (const item of page.Items ?? []) {
-      if (visible({ id: item.id as number, startUtc: String(item.SK).split('#')[0]!, endUtc: item.endUtc as string,
-        status: item.status as string, author: item.author as number })) return true;
-    }
+    if ((page.Items ?? []).some((item) => visible(relEntry(item)))) return true;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return false;

@@ -8,8 +8,32 @@ import { slugCandidates } from '../text/slug.js';
 import { db, table } from './client.js';
 import { postKey, slugKey, type PostKind } from './keys.js';
 import { batchGet, type Item } from './records.js';
+import type { PostStatus } from '../routes/common.js';
+import type { Language } from '../routes/types.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** What every post record (event, venue, organizer) stores; the kinds add their own fields. */
+export type PostRecord<Kind extends PostKind, Text> = {
+  PK: string;
+  SK: string;
+  kind: Kind;
+  id: number;
+  /** Version for optimistic locking; the ETag is "<id>-<v>". */
+  v: number;
+  author: number;
+  status: PostStatus;
+  slug: string;
+  /** Slug and status to restore when a trashed record comes back. */
+  slugBeforeTrash?: string;
+  statusBeforeTrash?: PostStatus;
+  /** Translatable text per language (contract §8). */
+  tr: Partial<Record<Language, Text>>;
+  /** The first language written: the fallback of every other language. */
+  lang0: Language;
+  dateUtc: string;
+  modifiedUtc: string;
+};
 
 /** Thrown when the record changed since it was read (version condition failed). */
 export class VersionConflict extends Error {}

@@ -1,5 +1,5 @@
 /** Single and batched reads of records by key. */
-import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
 import { postKey, termKey } from './keys.js';
 
@@ -17,13 +17,15 @@ export const getTerm = (id: number, consistent = false) => getItem(termKey(id), 
  * BatchGetItem in chunks of 100, retrying unprocessed keys; returns items in the order of `keys`
  * (missing ones left out).
  */
-export async function batchGet(keys: { PK: string; SK: string }[], projection?: string[]): Promise<Item[]> {
+export async function batchGet(keys: { PK: string; SK: string }[], projection?: string[], consistent = false): Promise<Item[]> {
   const unique = [...new Map(keys.map((k) => [`${k.PK}|${k.SK}`, k])).values()];
   const found = new Map<string, Item>();
   for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, { Keys: Item[]; ProjectionExpression?: string; ExpressionAttributeNames?: Record<string, string> }> = {
+    let request: Record<string, { Keys: Item[]; ConsistentRead?: boolean; ProjectionExpression?: string;
+      ExpressionAttributeNames?: Record<string, string> }> = {
       [table()]: {
         Keys: unique.slice(i, i + 100),
+        ...(consistent ? { ConsistentRead: true } : {}),
         ...(projection ? {
           ProjectionExpression: ['PK', 'SK', ...projection].map((_, j) => `#p${j}`).join(','),
           ExpressionAttributeNames: Object.fromEntries(['PK', 'SK', ...projection].map((p, j) => [`#p${j}`, p])),
@@ -39,4 +41,16 @@ export async function batchGet(keys: { PK: string; SK: string }[], projection?: 
     }
   }
   return keys.map((k) => found.get(`${k.PK}|${k.SK}`)).filter((x): x is Item => x !== undefined);
+}
+
+/** Every item a Query matches, following LastEvaluatedKey (callers bound the key range). */
+export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
+  const out: Item[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey }));
+    out.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return out;
 }

@@ -3,11 +3,10 @@
  * slugs and names, free slugs, the parent chain and the `kids` counters that keep the hierarchy acyclic and
  * free of orphans.
  */
-import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, invalidParam } from '../http/errors.js';
-import { db, table } from '../store/client.js';
+import { table } from '../store/client.js';
 import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
-import { batchGet, getItem, getTerm } from '../store/records.js';
+import { batchGet, getItem, getTerm, queryAll } from '../store/records.js';
 import type { TransactItem } from '../store/posts.js';
 import { slugCandidates } from '../text/slug.js';
 import { termsPartition, type TermItem } from './item.js';
@@ -32,55 +31,26 @@ export async function readTerm(taxonomy: Taxonomy, id: number, consistent = true
 
 /** Every term of a taxonomy from its byStart partition (one paginated Query; bounded by the number of terms). */
 export async function queryTermIndex(taxonomy: Taxonomy): Promise<TermEntry[]> {
-  const out: TermEntry[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({
-      TableName: table(),
-      IndexName: 'byStart',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': termsPartition(taxonomy) },
-      ProjectionExpression: '#id, #slug, #nm, #parent, #cnt',
-      ExpressionAttributeNames: { '#id': 'id', '#slug': 'slug', '#nm': 'nm', '#parent': 'parent', '#cnt': 'cnt' },
-      ExclusiveStartKey,
-    }));
-    for (const item of page.Items ?? []) {
-      out.push({
-        id: Number(item.id),
-        slug: String(item.slug ?? ''),
-        nm: (item.nm as TermEntry['nm'] | undefined) ?? {},
-        parent: Number(item.parent ?? 0),
-        cnt: Number(item.cnt ?? 0),
-      });
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return out;
+  const items = await queryAll({
+    IndexName: 'byStart',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': termsPartition(taxonomy) },
+    ProjectionExpression: '#id, #slug, #nm, #parent, #cnt',
+    ExpressionAttributeNames: { '#id': 'id', '#slug': 'slug', '#nm': 'nm', '#parent': 'parent', '#cnt': 'cnt' },
+  });
+  return items.map((item) => ({
+    id: Number(item.id),
+    slug: String(item.slug ?? ''),
+    nm: (item.nm as TermEntry['nm'] | undefined) ?? {},
+    parent: Number(item.parent ?? 0),
+    cnt: Number(item.cnt ?? 0),
+  }));
 }
 
-const keyId = (k: Key): string => `${k.PK}|${k.SK}`;
-
-/**
- * Who holds each guard: PK → holder id. Strongly consistent (these reads decide `term_exists` and slug errors);
- * one BatchGetItem per 100 keys, unprocessed keys retried.
- */
+/** Who holds each guard: PK → holder id. Strongly consistent: these reads decide `term_exists` and slug errors. */
 export async function guardHolders(keys: Key[]): Promise<Map<string, number>> {
-  const unique = [...new Map(keys.map((k) => [keyId(k), k])).values()];
-  const out = new Map<string, number>();
-  for (let i = 0; i < unique.length; i += 100) {
-    let request: Record<string, { Keys: Key[]; ConsistentRead: boolean; ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }> = {
-      [table()]: { Keys: unique.slice(i, i + 100), ConsistentRead: true, ProjectionExpression: '#pk, #id',
-        ExpressionAttributeNames: { '#pk': 'PK', '#id': 'id' } },
-    };
-    for (let attempt = 0; Object.keys(request).length > 0; attempt++) {
-      if (attempt > 8) throw new Error('BatchGetItem kept returning unprocessed keys');
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const res = await db().send(new BatchGetCommand({ RequestItems: request }));
-      for (const item of res.Responses?.[table()] ?? []) out.set(String(item.PK), Number(item.id));
-      request = (res.UnprocessedKeys ?? {}) as typeof request;
-    }
-  }
-  return out;
+  const items = await batchGet(keys, ['id'], true);
+  return new Map(items.map((item) => [String(item.PK), Number(item.id)]));
 }
 
 /** The holder of one guard, or null. */
