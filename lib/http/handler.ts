@@ -42,7 +42,16 @@ async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations:
   const match = matchRoute(api.rel, req.method);
   if (match instanceof ApiError) throw match;
   const handler = operations[match.operation.id];
-  if (match.route.group !== group || !handler) throw noRoute();
+  if (match.route.group !== group || !handler) {
+    // Behind API Gateway a path its routes don't spell exactly (trailing slash, letter case) reaches the root
+    // function's $default route: send the client to the canonical URL, which reaches the right function.
+    const canonical = `${req.stagePath}${api.prefix ? `/${api.prefix}` : ''}/${NAMESPACE}${api.rel === '/' ? '' : canonicalRel(api.rel)}`;
+    if (group === 'root' && canonical !== event.rawPath) {
+      const query = event.rawQueryString ? `?${event.rawQueryString}` : '';
+      return { statusCode: 308, headers: { Location: `${req.origin}${canonical}${query}` }, body: '' };
+    }
+    throw noRoute();
+  }
 
   const caller = await authenticate(req.headers.authorization);
   const raw: Record<string, unknown> = { ...req.query, ...req.body, ...match.pathParams };
@@ -103,6 +112,12 @@ async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations:
   const result = await handler(ctx);
   result.headers['Content-Language'] = ctx.lang;
   return result;
+}
+
+/** The route's own spelling: fixed segments in lower case, captured ids and slugs as sent. */
+function canonicalRel(rel: string): string {
+  const parts = rel.split('/');
+  return parts.map((part, i) => (/^\d+$/.test(part) || parts[i - 1]?.toLowerCase() === 'by-slug' ? part : part.toLowerCase())).join('/');
 }
 
 function errorResult(error: unknown, requestId: string): HttpResult {
