@@ -15,6 +15,7 @@ import type { RequestContext } from './context.js';
 import { allowedMethods, matchRoute, routeForPath, splitApiPath } from '../routes/match.js';
 import { NAMESPACE, type Capability, type Group, type Language } from '../routes/types.js';
 import { resolveRefs } from '../store/refs.js';
+import { newMeter, withMeter } from '../store/client.js';
 import { userIdForSub } from '../store/users.js';
 
 export type Operation = (ctx: RequestContext) => Promise<HttpResult>;
@@ -139,10 +140,16 @@ export function createGroupHandler(group: Group, operations: Record<string, Oper
   return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>().handler(async (event) => {
     const requestId = event.requestContext?.requestId ?? randomUUID();
     let result: HttpResult;
+    const meter = process.env.CALENDAR_METER === '1' ? newMeter() : null;
     try {
-      result = await dispatch(event, group, operations);
+      result = await (meter ? withMeter(meter, () => dispatch(event, group, operations)) : dispatch(event, group, operations));
     } catch (error) {
       result = errorResult(error, requestId);
+    }
+    if (meter) {
+      // Benchmarks read the DynamoDB cost of each call from this header (CALENDAR_METER=1 only).
+      result.headers = { ...result.headers, 'X-Calendar-Meter':
+        `requests=${meter.requests}; rcu=${meter.readUnits}; wcu=${meter.writeUnits}; items=${meter.itemsRead}` };
     }
     const lang = languageOf(event);
     result.headers = { ...CORS_HEADERS, 'Content-Language': lang, ...result.headers };

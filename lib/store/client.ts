@@ -21,23 +21,18 @@ export const newMeter = (): Meter => ({ requests: 0, readUnits: 0, writeUnits: 0
 /** Runs fn with a fresh meter; every DynamoDB call inside it is counted there. */
 export const withMeter = <T>(meter: Meter, fn: () => Promise<T>): Promise<T> => meters.run(meter, fn);
 
-type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number };
+type Capacity = { CapacityUnits?: number };
 
-function record(output: Record<string, unknown>): void {
+const READS = new Set(['GetCommand', 'BatchGetCommand', 'QueryCommand', 'GetItemCommand', 'BatchGetItemCommand', 'QueryItemCommand']);
+
+function record(command: string, output: Record<string, unknown>): void {
   const meter = meters.getStore();
   if (!meter) return;
   meter.requests += 1;
   const consumed = output.ConsumedCapacity as Capacity | Capacity[] | undefined;
-  for (const c of Array.isArray(consumed) ? consumed : consumed ? [consumed] : []) {
-    if (c.ReadCapacityUnits !== undefined || c.WriteCapacityUnits !== undefined) {
-      meter.readUnits += c.ReadCapacityUnits ?? 0;
-      meter.writeUnits += c.WriteCapacityUnits ?? 0;
-    } else if (c.CapacityUnits !== undefined) {
-      // Only the total is known; reads and writes never share one call here except transactions (writes).
-      if ('Item' in output || 'Items' in output || 'Responses' in output) meter.readUnits += c.CapacityUnits;
-      else meter.writeUnits += c.CapacityUnits;
-    }
-  }
+  const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+  if (READS.has(command)) meter.readUnits += units;
+  else meter.writeUnits += units;
   const scanned = output.ScannedCount as number | undefined;
   if (scanned !== undefined) meter.itemsRead += scanned;
   else if (output.Item) meter.itemsRead += 1;
@@ -55,11 +50,11 @@ export function db(): DynamoDBDocumentClient {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
   client.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
       const result = await next(args);
-      record(result.output as Record<string, unknown>);
+      record(String(context.commandName), result.output as Record<string, unknown>);
       return result;
     },
     { step: 'initialize', name: 'calendarMeter' },

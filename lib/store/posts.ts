@@ -89,6 +89,17 @@ async function transact(items: TransactItem[]): Promise<string[] | null> {
   }
 }
 
+export const withSlug = <T extends Item>(kind: PostKind, item: T, slug: string): T & { slug: string } =>
+  ({ ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind });
+
+/** The record's own items on create: the record and its slug guard, both conditional. */
+export function postCreateItems(kind: PostKind, stored: Item & { id: number; slug: string }): TransactItem[] {
+  return [
+    { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } },
+    guardPut(kind, stored.slug, stored.id),
+  ];
+}
+
 /**
  * Creates a record with a slug derived from `slugBase` (suffixed on collision). `extra` items (links, counters)
  * join the same transaction. Returns the stored item.
@@ -97,12 +108,8 @@ export async function createPost(kind: PostKind, item: Item & { id: number }, sl
   extra: TransactItem[] | ((stored: Item) => TransactItem[]) = []): Promise<Item> {
   for (let attempt = 0; attempt < 12; attempt++) {
     const slug = await freeSlug(kind, slugBase, item.id, attempt);
-    const stored = { ...item, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
-    const reasons = await transact([
-      { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } },
-      guardPut(kind, slug, item.id),
-      ...(typeof extra === 'function' ? extra(stored) : extra),
-    ]);
+    const stored = withSlug(kind, item, slug);
+    const reasons = await transact([...postCreateItems(kind, stored), ...(typeof extra === 'function' ? extra(stored) : extra)]);
     if (!reasons) return stored;
     if (reasons[0] === 'ConditionalCheckFailed') throw new Error(`id ${item.id} is already in use`);
     if (reasons.slice(2).some((r) => r === 'ConditionalCheckFailed')) throw new LinkConflict();
