@@ -2,6 +2,7 @@
 import { listEvents } from '../lib/events/list.js';
 import { createEvent, deleteEvent, getEvent, updateEvent } from '../lib/events/operations.js';
 import { createGroupHandler } from '../lib/http/handler.js';
+import { pipelineStore } from '../lib/store/pipeline.js';
 
 export const handler = createGroupHandler('events', {
   'events.list': listEvents,
@@ -16,4 +17,4 @@ export const handler = createGroupHandler('events', {
   'events.updateBySlug.patch': updateEvent,
   'events.delete': deleteEvent,
   'events.deleteBySlug': deleteEvent,
-});
+}, pipelineStore);

@@ -7,4 +7,4 @@ import { buildOpenApiDocument } from '../lib/openapi/document.js';
 export const handler = createGroupHandler('root', {
   'root.index': async (ctx) => json(200, buildNamespaceIndex({ apiUrl: ctx.apiUrl })),
   'root.doc': async (ctx) => json(200, buildOpenApiDocument({ apiUrl: ctx.apiUrl })),
-});
+}, null);

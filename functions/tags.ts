@@ -1,5 +1,6 @@
 /** Lambda handler for the /tags routes (logic in lib/terms/). */
 import { createGroupHandler } from '../lib/http/handler.js';
+import { pipelineStore } from '../lib/store/pipeline.js';
 import { termOperations } from '../lib/terms/operations.js';
 
-export const handler = createGroupHandler('tags', termOperations('tag'));
+export const handler = createGroupHandler('tags', termOperations('tag'), pipelineStore);

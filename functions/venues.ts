@@ -1,5 +1,6 @@
 /** Lambda handler for the /venues routes. */
 import { createGroupHandler } from '../lib/http/handler.js';
+import { pipelineStore } from '../lib/store/pipeline.js';
 import { linkedOperations } from '../lib/linked/handlers.js';
 
-export const handler = createGroupHandler('venues', linkedOperations('venue'));
+export const handler = createGroupHandler('venues', linkedOperations('venue'), pipelineStore);

@@ -14,11 +14,19 @@ import { CORS_HEADERS, json, type HttpResult } from './response.js';
 import type { RequestContext } from './context.js';
 import { allowedMethods, matchRoute, routeForPath, splitApiPath } from '../routes/match.js';
 import { NAMESPACE, type Capability, type Group, type Language } from '../routes/types.js';
-import { resolveRefs } from '../store/refs.js';
-import { newMeter, withMeter } from '../store/client.js';
-import { userIdForSub } from '../store/users.js';
+import { newMeter, withMeter } from '../store/meter.js';
+import type { RefKind } from '../routes/types.js';
 
 export type Operation = (ctx: RequestContext) => Promise<HttpResult>;
+
+/**
+ * What the pipeline itself reads from the store: reference checks and the caller's user id. Functions that
+ * own data pass lib/store/pipeline.ts; the root function passes none and so bundles no database code.
+ */
+export interface PipelineStore {
+  resolveRefs(kind: RefKind, values: (string | number)[]): Promise<(number | null)[]>;
+  userIdForSub(sub: string): Promise<number>;
+}
 
 const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'contributor' | 'author' | 'editor'> = {
   create_posts: 'contributor',
@@ -27,7 +35,8 @@ const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'contributor' | 'author' |
   manage_tags: 'editor',
 };
 
-async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations: Record<string, Operation>): Promise<HttpResult> {
+async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations: Record<string, Operation>,
+  store: PipelineStore | null): Promise<HttpResult> {
   const req = parseRequest(event);
   const api = splitApiPath(req.path);
   if (!api) throw noRoute();
@@ -74,7 +83,7 @@ async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations:
     host: req.host,
     siteUrl: config().siteUrl ?? req.origin,
     requestId: req.requestId,
-    userId: () => (userId ??= caller ? userIdForSub(caller.sub) : Promise.resolve(null)),
+    userId: () => (userId ??= caller && store ? store.userIdForSub(caller.sub) : Promise.resolve(null)),
   };
 
   const specs = match.operation.params;
@@ -99,7 +108,8 @@ async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations:
     if (!spec.refs || invalid[spec.name] || ctx.params[spec.name] === undefined) continue;
     const value = ctx.params[spec.name];
     const list = spec.refIds ? spec.refIds(value) : ((Array.isArray(value) ? value : [value]) as (string | number)[]);
-    const ids = await resolveRefs(spec.refs, list);
+    if (!store) throw new Error(`${spec.name} needs the store to check its references`);
+    const ids = await store.resolveRefs(spec.refs, list);
     const unknown = list.filter((_, i) => ids[i] === null);
     if (unknown.length) invalid[spec.name] = `${spec.name}: no ${spec.refs} ${unknown.join(', ')}`;
     else if (!spec.refIds) ctx.params[spec.name] = Array.isArray(value) ? [...new Set(ids)] : ids[0];
@@ -136,13 +146,13 @@ function errorResult(error: unknown, requestId: string): HttpResult {
 }
 
 /** Builds the Lambda handler of one route group from its operation implementations (keyed by operation id). */
-export function createGroupHandler(group: Group, operations: Record<string, Operation>) {
+export function createGroupHandler(group: Group, operations: Record<string, Operation>, store: PipelineStore | null) {
   return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>().handler(async (event) => {
     const requestId = event.requestContext?.requestId ?? randomUUID();
     let result: HttpResult;
     const meter = process.env.CALENDAR_METER === '1' ? newMeter() : null;
     try {
-      result = await (meter ? withMeter(meter, () => dispatch(event, group, operations)) : dispatch(event, group, operations));
+      result = await (meter ? withMeter(meter, () => dispatch(event, group, operations, store)) : dispatch(event, group, operations, store));
     } catch (error) {
       result = errorResult(error, requestId);
     }

@@ -2,31 +2,17 @@
  * The DynamoDB document client, created once per cold start, plus a per-request meter of DynamoDB requests
  * and consumed capacity (benchmarks and tests read it; ReturnConsumedCapacity is set on every call).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
-
-export interface Meter {
-  requests: number;
-  readUnits: number;
-  writeUnits: number;
-  /** Items DynamoDB evaluated (Query ScannedCount, BatchGet/Get items returned). */
-  itemsRead: number;
-}
-
-const meters = new AsyncLocalStorage<Meter>();
-
-export const newMeter = (): Meter => ({ requests: 0, readUnits: 0, writeUnits: 0, itemsRead: 0 });
-/** Runs fn with a fresh meter; every DynamoDB call inside it is counted there. */
-export const withMeter = <T>(meter: Meter, fn: () => Promise<T>): Promise<T> => meters.run(meter, fn);
+import { currentMeter } from './meter.js';
 
 type Capacity = { CapacityUnits?: number };
 
 const READS = new Set(['GetCommand', 'BatchGetCommand', 'QueryCommand', 'GetItemCommand', 'BatchGetItemCommand', 'QueryItemCommand']);
 
 function record(command: string, output: Record<string, unknown>): void {
-  const meter = meters.getStore();
+  const meter = currentMeter();
   if (!meter) return;
   meter.requests += 1;
   const consumed = output.ConsumedCapacity as Capacity | Capacity[] | undefined;
