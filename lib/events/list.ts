@@ -137,6 +137,6 @@ function echoQuery(ctx: RequestContext, window: ListWindow | null): URLSearchPar
   for (const k of DATE_KEYS) put(k, window?.echo[k]);
   if (p.strict_dates === true) put('strict_dates', 'true');
   for (const k of ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent', 'geoloc',
-    'geoloc_lat', 'geoloc_lng', 'ticketed']) put(k, p[k]);
+    'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language']) put(k, p[k]);
   return q;
 }

@@ -13,7 +13,7 @@ import { parseRequest } from './request.js';
 import { CORS_HEADERS, json, type HttpResult } from './response.js';
 import type { RequestContext } from './context.js';
 import { allowedMethods, matchRoute, routeForPath, splitApiPath } from '../routes/match.js';
-import { NAMESPACE, type Capability, type Group, type Language } from '../routes/types.js';
+import { LANGUAGES, NAMESPACE, type Capability, type Group, type Language } from '../routes/types.js';
 import { newMeter, withMeter } from '../store/meter.js';
 import type { RefKind } from '../routes/types.js';
 
@@ -36,7 +36,7 @@ const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'contributor' | 'author' |
 };
 
 async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations: Record<string, Operation>,
-  store: PipelineStore | null): Promise<HttpResult> {
+  store: PipelineStore | null, response: { lang: Language }): Promise<HttpResult> {
   const req = parseRequest(event);
   const api = splitApiPath(req.path);
   if (!api) throw noRoute();
@@ -63,8 +63,11 @@ async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations:
     throw noRoute();
   }
 
-  const caller = await authenticate(req.headers.authorization);
   const raw: Record<string, unknown> = { ...req.query, ...req.body, ...match.pathParams };
+  // Errors from here on answer in the request's language too (a body translation_language included).
+  response.lang = (LANGUAGES as readonly unknown[]).includes(raw.translation_language) ? (raw.translation_language as Language)
+    : api.prefix ?? 'en';
+  const caller = await authenticate(req.headers.authorization);
   const stageBase = `${req.origin}${req.stagePath}`;
   let userId: Promise<number | null> | null = null;
   const ctx: RequestContext = {
@@ -150,9 +153,10 @@ export function createGroupHandler(group: Group, operations: Record<string, Oper
   return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>().handler(async (event) => {
     const requestId = event.requestContext?.requestId ?? randomUUID();
     let result: HttpResult;
+    const response = { lang: languageOf(event) };
     const meter = process.env.CALENDAR_METER === '1' ? newMeter() : null;
     try {
-      result = await (meter ? withMeter(meter, () => dispatch(event, group, operations, store)) : dispatch(event, group, operations, store));
+      result = await (meter ? withMeter(meter, () => dispatch(event, group, operations, store, response)) : dispatch(event, group, operations, store, response));
     } catch (error) {
       result = errorResult(error, requestId);
     }
@@ -161,8 +165,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Oper
       result.headers = { ...result.headers, 'X-Calendar-Meter':
         `requests=${meter.requests}; rcu=${meter.readUnits}; wcu=${meter.writeUnits}; items=${meter.itemsRead}` };
     }
-    const lang = languageOf(event);
-    result.headers = { ...CORS_HEADERS, 'Content-Language': lang, ...result.headers };
+    result.headers = { ...CORS_HEADERS, 'Content-Language': response.lang, ...result.headers };
     if (event.requestContext?.http?.method === 'HEAD') result.body = '';
     return result;
   });
@@ -170,7 +173,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Oper
 
 /** The response language even for errors raised before validation (contract §8: Content-Language on every response). */
 function languageOf(event: APIGatewayProxyEventV2): Language {
-  const q = /(?:^|&)translation_language=([^&]*)/.exec(event.rawQueryString ?? '')?.[1]?.toLowerCase();
+  const q = /(?:^|&)translation_language=([^&]*)/.exec(event.rawQueryString ?? '')?.[1];
   if (q === 'en' || q === 'de' || q === 'pt-pt') return q;
   const prefix = /^(?:\/[^/]+)?\/(en|de|pt-pt)\/calendar\//i.exec(event.rawPath ?? '')?.[1]?.toLowerCase();
   return (prefix as Language | undefined) ?? 'en';

@@ -27,17 +27,18 @@ export const OWN_FIELDS = {
 
 export type OwnField = (typeof OWN_FIELDS)[LinkedKind][number];
 
-/** Translatable text of one language (contract §8): the record's name, description and excerpt. */
+/** Translatable text of one language (contract §8): the record's name and description. */
 export interface LinkedText {
   name?: string;
   description?: string;
-  excerpt?: string;
 }
 
 /** A type alias (not an interface), so that it is assignable to the store's `Item`. */
 export type LinkedItem = PostRecord<LinkedKind, LinkedText> & {
   /** Lower-case name per language that has one (de-duplication and list projections). */
   nm: Partial<Record<Language, string>>;
+  /** Sanitised HTML; shared by all languages (contract §8 translates only the name and the description). */
+  excerpt?: string;
   address?: string;
   city?: string;
   country?: string;
@@ -119,7 +120,6 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
   const text: LinkedText = { ...(existing?.tr[lang] ?? {}) };
   if (p[kind] !== undefined) text.name = (p[kind] as string).trim();
   if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
-  if (p.excerpt !== undefined) text.excerpt = sanitizeHtml(p.excerpt as string);
   const tr = { ...(existing?.tr ?? {}), [lang]: text };
 
   const item: LinkedItem = {
@@ -139,6 +139,11 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
     GSI2PK: collectionPartition(kind),
     GSI2SK: collectionSortKey(dateUtc, id),
   };
+  if (p.excerpt !== undefined) {
+    const excerpt = sanitizeHtml(p.excerpt as string);
+    if (excerpt) item.excerpt = excerpt;
+    else delete item.excerpt;
+  }
   for (const [l, t] of Object.entries(tr) as [Language, LinkedText][]) if (t.name) item.nm[l] = fold(t.name);
 
   for (const field of OWN_FIELDS[kind]) {

@@ -131,5 +131,6 @@ function echoQuery(ctx: RequestContext): URLSearchParams {
   if (p.only_with_upcoming === true) put('only_with_upcoming', 'true');
   put('status', p.status);
   put('search', p.search);
+  put('translation_language', p.translation_language);
   return q;
 }

@@ -2,8 +2,8 @@
  * Venue/organizer list search (reference §7): the search string is split into word fragments on every
  * character that is not a letter, a digit or "-"; a record matches when ONE of its fields contains every
  * fragment (case-insensitive). "temple avenue" finds the address "100, Avenue du Temple".
- * Fields: the name, description and excerpt as shown in the request language (contract §8: fallback
- * included), and for venues address, city, province, state, stateprovince, zip and phone (not country); for
+ * Fields: the name and description as shown in the request language (contract §8: fallback included), the
+ * excerpt, and for venues address, city, province, state, stateprovince, zip and phone (not country); for
  * organizers phone, e-mail and website.
  */
 import type { Language } from '../routes/types.js';
@@ -28,7 +28,7 @@ export function searchFields(kind: LinkedKind, item: LinkedItem, lang: Language,
   const fields = locked ? [textOf(item, lang, 'name'), kind === 'venue' ? item.state ?? '' : ''] : [
     textOf(item, lang, 'name'),
     htmlToText(textOf(item, lang, 'description')),
-    htmlToText(textOf(item, lang, 'excerpt')),
+    htmlToText(item.excerpt ?? ''),
     ...SEARCH_FIELDS[kind].map((f) => item[f] ?? ''),
   ];
   return fields.filter((f) => f !== '').map((f) => f.normalize('NFC').toLowerCase());

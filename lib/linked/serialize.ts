@@ -59,7 +59,7 @@ export function renderLinked(kind: LinkedKind, item: LinkedItem, ctx: RequestCon
     url: linkedUrl(kind, item, ctx),
     [kind]: textOf(item, lang, 'name'),
     description: textOf(item, lang, 'description'),
-    excerpt: textOf(item, lang, 'excerpt'),
+    excerpt: item.excerpt ?? '',
     slug: item.slug,
     image: linkedImage(item.image),
   };
@@ -93,7 +93,7 @@ function jsonLd(kind: LinkedKind, item: LinkedItem, ctx: RequestContext, wire: J
     url: wire.url,
   };
   if (blank) return ld;
-  const description = htmlToText(textOf(item, ctx.lang, 'excerpt') || textOf(item, ctx.lang, 'description'));
+  const description = htmlToText(item.excerpt || textOf(item, ctx.lang, 'description'));
   if (description) ld.description = description;
   if (item.image) ld.image = item.image;
   if (kind === 'venue') {

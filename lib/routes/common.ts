@@ -34,7 +34,11 @@ export const translationLanguage: ParamSpec = param(
   'query',
   'the content language of the request and response (else the path prefix, else en)',
   { type: 'string', enum: LANGUAGES },
-  parseEnum(LANGUAGES),
+  (v) => {
+    // Exactly one of the codes (contract §8: any other value is a 400; no trimming or case folding).
+    if (typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v)) return v;
+    throw new ParamError(`must be one of: ${LANGUAGES.join(', ')}`);
+  },
 );
 
 export const page: ParamSpec = param('page', 'query', 'the archive page to return', { type: 'integer', minimum: 1, default: 1 },

@@ -77,8 +77,10 @@ export function sortEntries<T extends TermEntry>(entries: T[], orderby: TermOrde
 }
 
 /** next/previous by arithmetic, carrying only `page` (reference §5.2); page 1 has no `page` parameter. */
-export function termPageLinks(base: string, page: number, totalPages: number): PageLinks {
-  const at = (n: number): string => (n > 1 ? `${base}?page=${n}` : base);
+export function termPageLinks(base: string, page: number, totalPages: number, lang?: string): PageLinks {
+  // Only `page` (reference §5.2), plus the language a translation_language request asked for (contract §8).
+  const query = (n: number): string => [n > 1 ? `page=${n}` : '', lang ? `translation_language=${lang}` : ''].filter(Boolean).join('&');
+  const at = (n: number): string => (query(n) ? `${base}?${query(n)}` : base);
   return {
     ...(page < totalPages ? { next: at(page + 1) } : {}),
     ...(page > 1 ? { previous: at(page - 1) } : {}),
@@ -143,7 +145,7 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext): Promis
 
   const plural = TAXONOMIES[taxonomy].plural;
   const base = `${ctx.apiUrl}/${plural}/`;
-  const links = termPageLinks(base, page, totalPages);
+  const links = termPageLinks(base, page, totalPages, p.translation_language as string | undefined);
   return json(200, {
     rest_url: base,
     total,

@@ -13,7 +13,7 @@ const ctx = (lang: 'en' | 'de' | 'pt-pt' = 'en') => ({
 function venue(extra: Partial<LinkedItem> = {}): LinkedItem {
   return {
     PK: 'POST#7', SK: 'POST', kind: 'venue', id: 7, v: 3, author: 2, status: 'publish', slug: 'grand-hall',
-    tr: { en: { name: 'Grand Hall', description: '<p>Big <b>room</b></p>', excerpt: '' }, de: { name: 'Großer Saal' } },
+    tr: { en: { name: 'Grand Hall', description: '<p>Big <b>room</b></p>' }, de: { name: 'Großer Saal' } },
     lang0: 'en', nm: { en: 'grand hall', de: 'großer saal' }, dateUtc: '2024-01-02 03:04:05', modifiedUtc: '2024-02-03 04:05:06',
     address: '100, Avenue du Temple', city: 'Paris', country: 'France', province: 'Ile de France',
     stateprovince: 'France, Ile de France', spAuto: false, showMap: false, showMapLink: true, linked: 4, ...extra,

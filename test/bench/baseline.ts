@@ -1,0 +1,131 @@
+/**
+ * The naive baseline (benchmark code only): the list scenarios answered by a paginated Scan of the whole table
+ * with a FilterExpression on kind/status/hidden/dates (and category or venue), then sort + slice in memory — what
+ * a table without purpose-built keys would have to do. Anonymous callers see published events only, as the API's.
+ * Its cost is the Scan's own (ReturnConsumedCapacity TOTAL, ScannedCount); it runs in-process, without the HTTP
+ * server and handler around it, which favours it slightly in latency.
+ */
+import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { boundedLoop, type LoopBounds } from './common.js';
+import { latencyOf, type Latency, type ScenarioTargets } from './scenarios.js';
+
+export interface ScanFilter {
+  /** Inclusive bounds on the UTC start and end, "YYYY-MM-DD HH:MM:SS". */
+  startFrom: string;
+  endTo: string;
+  category?: number;
+  venue?: number;
+}
+
+export interface ScanAnswer {
+  total: number;
+  /** The page's event ids, in list order. */
+  ids: number[];
+  rcu: number;
+  itemsRead: number;
+  requests: number;
+}
+
+/** The FilterExpression and its placeholders for a filter (pure; tested). */
+export function scanFilterExpression(f: ScanFilter): { FilterExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> } {
+  const names: Record<string, string> = { '#k': 'kind', '#s': 'status', '#h': 'hidden', '#st': 'startUtc', '#en': 'endUtc', '#id': 'id' };
+  const values: Record<string, unknown> = { ':event': 'event', ':publish': 'publish', ':true': true, ':from': f.startFrom, ':to': f.endTo };
+  const parts = ['#k = :event', '#s = :publish', '#h <> :true', '#st >= :from', '#en <= :to'];
+  if (f.category !== undefined) {
+    names['#c'] = 'categories';
+    values[':cat'] = f.category;
+    parts.push('contains(#c, :cat)');
+  }
+  if (f.venue !== undefined) {
+    names['#v'] = 'venue';
+    values[':venue'] = f.venue;
+    parts.push('#v = :venue');
+  }
+  return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+/** Orders matches as the API does (UTC start, then id) and slices out one page. */
+export function sortAndSlice(matches: { id: number; startUtc: string }[], page: number, perPage: number): number[] {
+  return [...matches]
+    .sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1))
+    .slice((page - 1) * perPage, page * perPage)
+    .map((m) => m.id);
+}
+
+export async function scanList(client: DynamoDBDocumentClient, table: string, filter: ScanFilter, page = 1, perPage = 10): Promise<ScanAnswer> {
+  const expr = scanFilterExpression(filter);
+  const matches: { id: number; startUtc: string }[] = [];
+  let rcu = 0;
+  let itemsRead = 0;
+  let requests = 0;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await client.send(new ScanCommand({
+      TableName: table,
+      ...expr,
+      ProjectionExpression: '#id, #st',
+      ReturnConsumedCapacity: 'TOTAL',
+      ExclusiveStartKey,
+    }));
+    requests++;
+    rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
+    itemsRead += out.ScannedCount ?? 0;
+    for (const item of out.Items ?? []) matches.push({ id: item.id as number, startUtc: item.startUtc as string });
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return { total: matches.length, ids: sortAndSlice(matches, page, perPage), rcu, itemsRead, requests };
+}
+
+/** The default window of GET /events with the site in UTC: yesterday 00:00:00 .. (now + 24 months) 23:59:59. */
+export function defaultWindow(now: Date): { startFrom: string; endTo: string } {
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const yesterday = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - 1));
+  const end = new Date(now.getTime());
+  end.setUTCMonth(end.getUTCMonth() + 24);
+  return { startFrom: `${day(yesterday)} 00:00:00`, endTo: `${day(end)} 23:59:59` };
+}
+
+export interface BaselineQuery {
+  /** The scenario id of ours it stands beside. */
+  id: string;
+  filter: ScanFilter;
+  page: number;
+}
+
+/** The Scan versions of the list scenarios 3, 4, 5a, 5b and 6. */
+export function baselineQueries(now: Date, t: Pick<ScenarioTargets, 'category' | 'venue' | 'month'>): BaselineQuery[] {
+  const w = defaultWindow(now);
+  return [
+    { id: '3', filter: w, page: 1 },
+    { id: '4', filter: w, page: 20 },
+    { id: '5a', filter: { ...w, category: t.category.id }, page: 1 },
+    { id: '5b', filter: { ...w, venue: t.venue.id }, page: 1 },
+    { id: '6', filter: { startFrom: `${t.month.start} 00:00:00`, endTo: `${t.month.end} 23:59:59` }, page: 1 },
+  ];
+}
+
+export interface BaselineResult {
+  id: string;
+  page: number;
+  total: number;
+  ids: number[];
+  rcu: number;
+  itemsRead: number;
+  requests: number;
+  latency: Latency;
+}
+
+export async function runBaseline(client: DynamoDBDocumentClient, table: string, queries: BaselineQuery[], bounds: LoopBounds): Promise<BaselineResult[]> {
+  const out: BaselineResult[] = [];
+  for (const q of queries) {
+    let last: ScanAnswer | null = null;
+    const ms = await boundedLoop(bounds, async () => {
+      const t0 = performance.now();
+      last = await scanList(client, table, q.filter, q.page);
+      return performance.now() - t0;
+    });
+    const a = last as unknown as ScanAnswer;
+    out.push({ id: q.id, page: q.page, total: a.total, ids: a.ids, rcu: a.rcu, itemsRead: a.itemsRead, requests: a.requests, latency: latencyOf(ms) });
+  }
+  return out;
+}

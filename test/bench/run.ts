@@ -1,0 +1,207 @@
+/**
+ * `npm run bench` (test/bench/README.md): cold start and warm overhead first (nothing else running), then
+ * DynamoDB Local in memory and, for each N, a worker process that seeds a fresh table and measures the scenarios
+ * and the Scan baseline; finally the budgets, a Markdown report and a JSON file under the output directory.
+ *
+ *   npm run bench                      N = 10,000 and 100,000
+ *   npm run bench -- --quick           N = 1,000 and 5,000, shorter loops (under a minute)
+ *   npm run bench -- --n 20000 --out /tmp/bench --runs 30
+ *
+ * Options: --quick, --n <list>, --out <dir>, --seed <n>, --runs <cold-start runs>, --warm-iterations <n>,
+ * --endpoint <url> (an existing DynamoDB instead of DynamoDB Local), --skip coldstart,warm,baseline, --keep-tables.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoopBounds } from './common.js';
+import type { ColdStartResult } from './coldstart.js';
+import type { BenchResult, Machine } from './report.js';
+import type { ScaleOptions, ScaleResult } from './scale.js';
+import type { LinkedCounts } from './seed.js';
+import type { WarmOptions, WarmResult } from './warm.js';
+
+const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const self = fileURLToPath(import.meta.url);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface CliOptions {
+  quick: boolean;
+  ns: number[];
+  out: string;
+  seed: number;
+  runs: number;
+  warmIterations: number;
+  endpoint?: string;
+  skip: Set<string>;
+  keepTables: boolean;
+}
+
+class UsageError extends Error {}
+
+export function parseArgs(argv: string[]): CliOptions {
+  const quick = argv.includes('--quick');
+  const o: CliOptions = {
+    quick,
+    ns: quick ? [1_000, 5_000] : [10_000, 100_000],
+    out: 'test/bench/results',
+    seed: 42,
+    runs: quick ? 8 : 25,
+    warmIterations: quick ? 1_000 : 5_000,
+    skip: new Set(),
+    keepTables: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${a} needs a value`);
+      return v;
+    };
+    const int = (v: string, name: string) => {
+      const n = Number(v.replace(/_/g, ''));
+      if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive integer, not "${v}"`);
+      return n;
+    };
+    if (a === '--quick') continue;
+    else if (a === '--n') o.ns = value().split(',').map((v) => int(v.trim(), '--n'));
+    else if (a === '--out') o.out = value();
+    else if (a === '--seed') o.seed = int(value(), '--seed');
+    else if (a === '--runs') o.runs = int(value(), '--runs');
+    else if (a === '--warm-iterations') o.warmIterations = int(value(), '--warm-iterations');
+    else if (a === '--endpoint') o.endpoint = value();
+    else if (a === '--skip') value().split(',').forEach((s) => o.skip.add(s.trim()));
+    else if (a === '--keep-tables') o.keepTables = true;
+    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables]');
+    else throw new UsageError(`unknown option ${a} (see --help)`);
+  }
+  for (const s of o.skip) if (!['coldstart', 'warm', 'baseline'].includes(s)) throw new UsageError(`--skip takes coldstart, warm, baseline; not "${s}"`);
+  o.ns = [...new Set(o.ns)].sort((a, b) => a - b);
+  return o;
+}
+
+/** Loop bounds per mode: latency loops stop at maxCount calls or after maxMs, whichever first, but take minCount. */
+export function boundsFor(quick: boolean): { read: LoopBounds; write: LoopBounds; baseline: LoopBounds } {
+  return quick
+    ? { read: { maxCount: 40, maxMs: 400, minCount: 3 }, write: { maxCount: 10, maxMs: 400, minCount: 3 }, baseline: { maxCount: 3, maxMs: 300, minCount: 1 } }
+    : { read: { maxCount: 300, maxMs: 6_000, minCount: 5 }, write: { maxCount: 50, maxMs: 6_000, minCount: 5 }, baseline: { maxCount: 5, maxMs: 8_000, minCount: 2 } };
+}
+
+function machine(): Machine {
+  const java = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  const javaLine = `${java.stderr ?? ''}${java.stdout ?? ''}`.split('\n')[0]?.trim() || 'java: unknown';
+  return {
+    cpus: typeof availableParallelism === 'function' ? availableParallelism() : cpus().length,
+    cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+    memory: `${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+    os: `${platform()} ${release()}`,
+    node: process.version,
+    java: javaLine.replace(/^openjdk version/, 'OpenJDK'),
+  };
+}
+
+/** Runs this file as a worker process (its own module state and environment); resolves its JSON result. */
+async function worker<T>(kind: 'scale' | 'warm', config: unknown): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'calendar-bench-'));
+  try {
+    const input = join(dir, 'config.json');
+    const output = join(dir, 'result.json');
+    writeFileSync(input, JSON.stringify(config));
+    const child = spawn(process.execPath, ['--import', 'tsx', self, '--worker', kind, input, output], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+    const code = await new Promise<number | null>((ok, fail) => {
+      child.once('error', fail);
+      child.once('exit', (c, signal) => ok(signal ? -1 : c));
+    });
+    if (code !== 0) throw new Error(`the ${kind} worker failed (exit ${code}); its output is above`);
+    return JSON.parse(readFileSync(output, 'utf8')) as T;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function runWorker(kind: string, input: string, output: string): Promise<void> {
+  const config = JSON.parse(readFileSync(input, 'utf8')) as unknown;
+  let result: unknown;
+  if (kind === 'scale') {
+    const { runScale } = await import('./scale.js');
+    result = await runScale({ ...(config as ScaleOptions), log });
+  } else if (kind === 'warm') {
+    const { runWarm } = await import('./warm.js');
+    result = await runWarm({ ...(config as WarmOptions), log });
+  } else throw new UsageError(`unknown worker ${kind}`);
+  writeFileSync(output, JSON.stringify(result));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const w = argv.indexOf('--worker');
+  if (w >= 0) {
+    await runWorker(argv[w + 1]!, argv[w + 2]!, argv[w + 3]!);
+    process.exit(0); // the handlers' keep-alive sockets would otherwise hold the worker open
+  }
+  const o = parseArgs(argv);
+  const t0 = performance.now();
+  const mode: BenchResult['meta']['mode'] = o.quick ? 'quick' : o.ns.join(',') === '10000,100000' ? 'full' : 'custom';
+  log(`mode ${mode}: N = ${o.ns.join(', ')}`);
+  const bounds = boundsFor(o.quick);
+
+  // CPU-sensitive measurements first, while nothing else runs.
+  let coldStart: ColdStartResult | null = null;
+  if (!o.skip.has('coldstart')) {
+    log(`cold start: building the bundles and importing each ${o.runs} times…`);
+    const { runColdStart } = await import('./coldstart.js');
+    coldStart = await runColdStart({ runs: o.runs, log });
+  }
+  let warm: WarmResult | null = null;
+  if (!o.skip.has('warm')) {
+    log(`warm overhead: ${o.warmIterations} invocations per route…`);
+    warm = await worker<WarmResult>('warm', { iterations: o.warmIterations, warmup: Math.min(500, Math.ceil(o.warmIterations / 5)) } satisfies WarmOptions);
+  }
+
+  const scales: ScaleResult[] = [];
+  let stopDb: (() => Promise<void>) | null = null;
+  try {
+    let endpoint = o.endpoint;
+    if (!endpoint) {
+      const { startDynamoDbLocal } = await import('../../lib/local/dynamodb-local.js');
+      const t = performance.now();
+      const db = await startDynamoDbLocal({ dataDir: ':memory:' });
+      stopDb = db.stop;
+      endpoint = db.endpoint;
+      log(`DynamoDB Local (in memory) on ${endpoint} in ${Math.round(performance.now() - t)} ms`);
+    }
+    const linked: LinkedCounts = { venues: 200, organizers: 300, categories: 50, tags: 200 };
+    for (const n of o.ns) {
+      const config: Omit<ScaleOptions, 'log'> = {
+        n, endpoint, table: `bench-${n}-${Date.now().toString(36)}`, seed: o.seed, linked,
+        readBounds: bounds.read, writeBounds: bounds.write,
+        baselineBounds: o.skip.has('baseline') ? { maxCount: 0, maxMs: 0, minCount: 0 } : bounds.baseline,
+        writeConcurrency: 8, keepTable: o.keepTables,
+      };
+      const r = await worker<ScaleResult>('scale', config);
+      if (o.skip.has('baseline')) r.baseline = [];
+      scales.push(r);
+    }
+  } finally {
+    await stopDb?.();
+  }
+
+  const { evaluateBudgets, renderMarkdown } = await import('./report.js');
+  const result: BenchResult = {
+    meta: { date: new Date().toISOString(), mode, ns: o.ns, seed: o.seed, machine: machine(), args: argv, totalMs: performance.now() - t0 },
+    scales, coldStart, warm, budgets: evaluateBudgets(scales, coldStart, warm),
+  };
+  const out = resolve(root, o.out);
+  mkdirSync(out, { recursive: true });
+  const base = join(out, `bench-${mode}`);
+  writeFileSync(`${base}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(`${base}.md`, renderMarkdown(result));
+  log(`report: ${relative(process.cwd(), `${base}.md`)} and .json (${Math.round(result.meta.totalMs / 1000)} s)`);
+  for (const b of result.budgets) log(`budget ${b.budget}: ${b.pass === true ? 'PASS' : b.pass === false ? 'FAIL' : 'n/a'} — ${b.detail}`);
+}
+
+const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === self;
+if (invokedDirectly) main(process.argv.slice(2)).catch((e: unknown) => {
+  process.stderr.write(`\nbench: ${e instanceof UsageError ? e.message : String((e as Error)?.stack ?? e)}\n`);
+  process.exit(e instanceof UsageError ? 2 : 1);
+});

@@ -1,0 +1,170 @@
+/**
+ * One calendar size N, run in its own process (run.ts starts it): sets the environment, serves the real handlers
+ * over HTTP in this process (lib/local/server.ts) against a fresh table, seeds it (seed.ts), measures the
+ * scenarios (scenarios.ts) and the Scan baseline (baseline.ts), and writes a ScaleResult as JSON.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { KeepAliveClient, type LoopBounds } from './common.js';
+import type { BaselineResult } from './baseline.js';
+import type { ScenarioResult, ScenarioTargets } from './scenarios.js';
+import type { LinkedCounts, SeedEventsResult } from './seed.js';
+
+export interface ScaleOptions {
+  n: number;
+  endpoint: string;
+  table: string;
+  seed: number;
+  linked: LinkedCounts;
+  /** Latency loop bounds for reads and for the write scenario, and for the Scan baseline. */
+  readBounds: LoopBounds;
+  writeBounds: LoopBounds;
+  baselineBounds: LoopBounds;
+  /** BatchWriteItem calls in flight. */
+  writeConcurrency: number;
+  /** Keep the table afterwards (default: deleted, to free DynamoDB Local's memory). */
+  keepTable?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface ScaleResult {
+  n: number;
+  table: string;
+  linked: { counts: LinkedCounts; ms: number; requests: number; authors: number };
+  seed: Omit<SeedEventsResult, 'tally'> & { tally: Omit<SeedEventsResult['tally'], 'perCategory' | 'perVenue' | 'perTag' | 'perOrganizer'> };
+  /** Shares of the most linked category/venue/tag (skew), for the report. */
+  skew: { topCategoryShare: number; topVenueShare: number; topTagShare: number };
+  targets: Omit<ScenarioTargets, 'editorToken'>;
+  scenarios: ScenarioResult[];
+  baseline: BaselineResult[];
+  ms: number;
+}
+
+export const BENCH_JWT_SECRET = 'bench-secret-0123456789abcdef0123456789';
+export const FIRST_EVENT_ID = 10_000_000;
+
+/** The environment the handlers read; set before any product module is imported. */
+export function benchEnv(endpoint: string, table: string): Record<string, string> {
+  return {
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    AWS_REGION: 'local',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    CALENDAR_TABLE_NAME: table,
+    CALENDAR_METER: '1',
+    CALENDAR_JWT_SECRET: BENCH_JWT_SECRET,
+    CALENDAR_TIMEZONE: 'UTC',
+    CALENDAR_SITE_URL: '',
+    CALENDAR_JWT_ISSUER: '',
+  };
+}
+
+/** A client of the benchmark's own (seeding, the Scan baseline), marshalling as the store's does. */
+export function documentClient(endpoint: string): { raw: DynamoDBClient; doc: DynamoDBDocumentClient } {
+  const raw = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 5 });
+  return { raw, doc: DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } }) };
+}
+
+export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
+  const log = o.log ?? (() => {});
+  const t0 = performance.now();
+  Object.assign(process.env, benchEnv(o.endpoint, o.table));
+  delete process.env.AWS_SESSION_TOKEN;
+  delete process.env.AWS_PROFILE;
+
+  // Product modules only now, with the environment in place.
+  const { ensureTable } = await import('../../lib/local/dynamodb-local.js');
+  const { createLocalServer } = await import('../../lib/local/server.js');
+  const { signLocalToken } = await import('../../lib/local/token-sign.js');
+  const store = await import('../../lib/store/client.js');
+  const seed = await import('./seed.js');
+  const sc = await import('./scenarios.js');
+  const bl = await import('./baseline.js');
+
+  const { raw, doc: client } = documentClient(o.endpoint);
+  await ensureTable(raw, o.table);
+
+  const server: Server = createLocalServer();
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const http = new KeepAliveClient(origin);
+  try {
+    const tokens = await Promise.all([1, 2, 3].map((i) => signLocalToken({ secret: BENCH_JWT_SECRET, role: 'editor', sub: `bench-editor-${i}` })));
+
+    log(`N=${o.n}: creating ${o.linked.venues} venues, ${o.linked.organizers} organizers, ${o.linked.categories} categories, ${o.linked.tags} tags through the API…`);
+    const linked = await seed.createLinkedRecords(http, sc.API_PATH, tokens, o.linked, o.seed);
+    log(`N=${o.n}: linked records in ${(linked.ms / 1000).toFixed(1)} s; seeding ${o.n} events in bulk…`);
+
+    const now = new Date();
+    const seeded = await seed.seedEvents({
+      client, table: o.table, n: o.n, firstId: FIRST_EVENT_ID, seed: o.seed, now, pools: linked.pools,
+      concurrency: o.writeConcurrency,
+      onProgress: (done, n) => log(`N=${o.n}: ${done}/${n} events generated`),
+    });
+    log(`N=${o.n}: ${seeded.items} items in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round(seeded.eventsPerSecond)} events/s, ${Math.round(seeded.itemsPerSecond)} items/s)`);
+
+    // Scenario 1/2's event, created through the API with ids.
+    const p = linked.pools;
+    const startDay = new Date(now.getTime() + 10 * 86_400_000).toISOString().slice(0, 10);
+    const created = await http.request('POST', `${sc.API_PATH}/events`, {
+      headers: { authorization: `Bearer ${tokens[0]}` },
+      body: {
+        title: 'Bench scenario one', description: '<p>The event scenarios 1 and 2 read.</p>', status: 'publish',
+        start_date: `${startDay} 19:00:00`, end_date: `${startDay} 22:00:00`,
+        venue: p.venues[3], organizer: p.organizers.slice(5, 7), categories: p.categories.slice(2, 5), tags: p.tags.slice(7, 9),
+      },
+    });
+    if (created.status !== 201) throw new Error(`creating the scenario 1 event failed: ${created.status} ${created.text.slice(0, 300)}`);
+    const ev = JSON.parse(created.text) as { id: number; slug: string };
+
+    const tally = seeded.tally;
+    const targets: ScenarioTargets = {
+      event: { id: ev.id, slug: ev.slug },
+      category: sc.closestShare(tally.perCategory, tally.events, 0.01),
+      venue: sc.busiest(tally.perVenue, tally.events),
+      month: sc.monthWindow(now, 3),
+      categoryIds: [p.categories[1]!, p.categories[4]!],
+      editorToken: tokens[0]!,
+      runTag: `${o.n}-${Date.now().toString(36)}`,
+    };
+
+    const recorder = sc.installCommandRecorder(store);
+    const scenarios: ScenarioResult[] = [];
+    for (const spec of sc.scenarioSpecs(targets)) {
+      const r = await sc.measureScenario(http, spec, spec.method === 'POST' ? o.writeBounds : o.readBounds, recorder);
+      log(`N=${o.n}: scenario ${r.id} ${r.method} ${r.path}: ${r.error ?? `${r.meter.requests} req, ${r.meter.rcu} RCU, ${r.meter.items} items read, ${r.itemsReturned} returned, p50 ${r.latency.p50.toFixed(1)} ms (${r.latency.samples} calls)`}`);
+      scenarios.push(r);
+    }
+    recorder.uninstall();
+
+    log(`N=${o.n}: Scan baseline…`);
+    const baseline = await bl.runBaseline(client, o.table, bl.baselineQueries(now, targets), o.baselineBounds);
+    for (const b of baseline) log(`N=${o.n}: scan ${b.id}: ${b.rcu} RCU, ${b.itemsRead} items read, total ${b.total}, p50 ${b.latency.p50.toFixed(0)} ms`);
+
+    const top = (per: Record<number, number>) => (Object.values(per).length ? Math.max(...Object.values(per)) / tally.events : 0);
+    const { perCategory, perVenue, perTag, perOrganizer, ...tallyRest } = tally;
+    void perOrganizer;
+    const { editorToken, ...publicTargets } = targets;
+    void editorToken;
+    return {
+      n: o.n,
+      table: o.table,
+      linked: { counts: o.linked, ms: linked.ms, requests: linked.requests, authors: linked.pools.authors.length },
+      seed: { ...seeded, tally: tallyRest },
+      skew: { topCategoryShare: top(perCategory), topVenueShare: top(perVenue), topTagShare: top(perTag) },
+      targets: publicTargets,
+      scenarios,
+      baseline,
+      ms: performance.now() - t0,
+    };
+  } finally {
+    http.close();
+    server.closeAllConnections();
+    await new Promise<void>((ok) => server.close(() => ok()));
+    if (!o.keepTable) await raw.send(new DeleteTableCommand({ TableName: o.table })).catch(() => undefined);
+    raw.destroy();
+  }
+}
