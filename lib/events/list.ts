@@ -7,7 +7,7 @@ import { checkPassword } from '../auth/password.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
-import { listHeaders, pageLinks } from '../http/pagination.js';
+import { echoQuery, listHeaders, pageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
 import { queryEventWindow, type EventIndexEntry } from '../store/events.js';
@@ -110,7 +110,7 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
     return item.pw && !(password !== undefined && checkPassword(password, item.pw)) ? blankProtected(wire) : wire;
   });
 
-  const query = echoQuery(ctx, window);
+  const query = echoEvents(ctx, window);
   const base = `${ctx.apiUrl}/events/`;
   const restUrl = query.toString() ? `${base}?${query}` : base;
   const links = pageLinks(base, query, page, totalPages);
@@ -125,18 +125,13 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
 }
 
 /** The normalised query that rest_url echoes (reference §5.1), filters included so next/previous keep them. */
-function echoQuery(ctx: RequestContext, window: ListWindow | null): URLSearchParams {
+function echoEvents(ctx: RequestContext, window: ListWindow | null): URLSearchParams {
   const p = ctx.params;
-  const q = new URLSearchParams();
-  const put = (k: string, v: unknown) => {
-    if (v === undefined) return;
-    q.set(k, Array.isArray(v) ? v.join(',') : String(v));
-  };
-  if ((p.page as number) > 1) put('page', p.page);
-  put('per_page', p.per_page);
-  for (const k of DATE_KEYS) put(k, window?.echo[k]);
-  if (p.strict_dates === true) put('strict_dates', 'true');
-  for (const k of ['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent', 'geoloc',
-    'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language']) put(k, p[k]);
-  return q;
+  return echoQuery(p.page as number, [
+    ['per_page', p.per_page],
+    ...DATE_KEYS.map((k): [string, unknown] => [k, window?.echo[k]]),
+    ['strict_dates', p.strict_dates === true ? 'true' : undefined],
+    ...['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent', 'geoloc',
+      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, p[k]]),
+  ]);
 }

@@ -4,6 +4,18 @@ export interface PageLinks {
   previous?: string;
 }
 
+/**
+ * The query a list's rest_url echoes: `page` when past the first, then the given parameters in order; absent
+ * values are skipped and lists become comma-separated.
+ */
+export function echoQuery(page: number, entries: [string, unknown][]): URLSearchParams {
+  const q = new URLSearchParams();
+  for (const [k, v] of [['page', page > 1 ? page : undefined] as [string, unknown], ...entries]) {
+    if (v !== undefined) q.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  return q;
+}
+
 /** next/previous from rest_url: drop `page`, then add page=N±1 (none for page 1). */
 export function pageLinks(base: string, query: URLSearchParams, page: number, totalPages: number): PageLinks {
   const without = new URLSearchParams(query);

@@ -7,7 +7,7 @@
 import { canEdit, listVisible } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
-import { listHeaders, pageLinks } from '../http/pagination.js';
+import { echoQuery, listHeaders, pageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
 import { postKey } from '../store/keys.js';
@@ -100,7 +100,7 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
     : ((await batchGet(slice.map((e) => postKey(e.id)))) as LinkedItem[]).filter((i) => i.kind === kind);
   const records = items.map((item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
 
-  const query = echoQuery(ctx);
+  const query = echoLinked(ctx);
   const base = `${ctx.apiUrl}/${PLURAL[kind]}/`;
   const links = pageLinks(base, query, page, totalPages);
   return json(200, {
@@ -117,20 +117,11 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
  * The normalised query rest_url echoes (reference §5.1: page, per_page, event, has_events, status). We also
  * echo only_with_upcoming and search, so that next_rest_url pages through the same list.
  */
-function echoQuery(ctx: RequestContext): URLSearchParams {
+function echoLinked(ctx: RequestContext): URLSearchParams {
   const p = ctx.params;
-  const q = new URLSearchParams();
-  const put = (k: string, v: unknown) => {
-    if (v === undefined) return;
-    q.set(k, Array.isArray(v) ? v.join(',') : String(v));
-  };
-  if ((p.page as number) > 1) put('page', p.page);
-  put('per_page', p.per_page);
-  put('event', p.event);
-  put('has_events', p.has_events);
-  if (p.only_with_upcoming === true) put('only_with_upcoming', 'true');
-  put('status', p.status);
-  put('search', p.search);
-  put('translation_language', p.translation_language);
-  return q;
+  return echoQuery(p.page as number, [
+    ['per_page', p.per_page], ['event', p.event], ['has_events', p.has_events],
+    ['only_with_upcoming', p.only_with_upcoming === true ? 'true' : undefined], ['status', p.status], ['search', p.search],
+    ['translation_language', p.translation_language],
+  ]);
 }
