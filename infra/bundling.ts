@@ -3,6 +3,7 @@
  * Docker) and by anything that builds a bundle the same way (test/infra/bundles.test.ts checks the CDK output
  * against these settings, and esbuildBuildOptions() reproduces them through esbuild's API).
  */
+import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 
@@ -12,6 +13,9 @@ import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-la
  * `Dynamic require of "node:https" is not supported` (invisible under `node -e`, which has a global require).
  */
 export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+
+/** esbuild runs here (NodejsFunction runs it from the project root too), so the aliases' relative paths resolve. */
+const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Matches lambda.Runtime.NODEJS_24_X in infra/stack.ts. */
 export const NODE_TARGET = 'node24';
@@ -37,6 +41,8 @@ export const BUNDLE = {
    * copy, and the deployed code runs exactly the SDK version package-lock.json pins.
    */
   bundleAwsSDK: true,
+  /** Package → module substitutions, paths relative to the project root (where esbuild runs). */
+  alias: { '@aws-sdk/credential-provider-node': './lib/store/env-credentials.ts' },
 } as const;
 
 /** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used). */
@@ -50,7 +56,10 @@ export function nodejsBundlingOptions(): BundlingOptions {
     mainFields: [...BUNDLE.mainFields],
     banner: BUNDLE.banner,
     bundleAwsSDK: BUNDLE.bundleAwsSDK,
-    esbuildArgs: { '--tree-shaking': String(BUNDLE.treeShaking) },
+    esbuildArgs: {
+      '--tree-shaking': String(BUNDLE.treeShaking),
+      ...Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+    },
     logLevel: LogLevel.WARNING,
     forceDockerBundling: false,
   };
@@ -72,6 +81,8 @@ export function esbuildBuildOptions(entry: string, outdir: string): BuildOptions
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     external: [],
+    alias: { ...BUNDLE.alias },
+    absWorkingDir: PROJECT_ROOT,
     logLevel: 'warning',
   };
 }
