@@ -56,12 +56,13 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
   const include = p.include as number[] | undefined;
   let window: ListWindow | null = null;
   let entries: EventIndexEntry[];
+  /** Full records already read (include, search), so the page is not fetched twice. */
+  let full: Map<number, EventItem> | null = null;
   if (include) {
     // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
-    const items = (await batchGet(include.map(postKey))) as unknown as EventItem[];
-    entries = items.filter((i) => i.kind === 'event' && !i.hidden)
-      .map((i) => ({ ...i, organizers: i.organizers, startUtc: i.startUtc }))
-      .sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
+    const items = ((await batchGet(include.map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event' && !i.hidden);
+    full = new Map(items.map((i) => [i.id, i]));
+    entries = items.sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
   } else {
     const explicit = Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]]));
     window = listWindow({ ...explicit, strict: p.strict_dates === true }, config().siteTimezone);
@@ -88,11 +89,12 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
     && anyOf(p.categories as number[] | undefined, e.categories)
     && anyOf(p.tags as number[] | undefined, e.tags));
 
-  let full: Map<number, EventItem> | null = null;
   if (p.search !== undefined) {
     const terms = searchTerms(p.search as string);
-    const items = (await batchGet(entries.map((e) => postKey(e.id)))) as unknown as EventItem[];
-    full = new Map(items.map((i) => [i.id, i]));
+    if (!full) {
+      const items = (await batchGet(entries.map((e) => postKey(e.id)))) as unknown as EventItem[];
+      full = new Map(items.map((i) => [i.id, i]));
+    }
     entries = entries.filter((e) => full!.has(e.id) && matchesSearch(full!.get(e.id)!, ctx, terms));
   }
 
