@@ -154,7 +154,7 @@ export class KeepAliveClient {
     }
     return new Promise((resolve, reject) => {
       const t0 = performance.now();
-      const req = httpRequest(url, { method, headers, agent: this.agent, timeout: options.timeoutMs ?? 120_000 }, (res) => {
+      const req = httpRequest(url, { method, headers, agent: this.agent, timeout: options.timeoutMs ?? 16 * 60_000 }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - t0 }));

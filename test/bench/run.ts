@@ -4,7 +4,7 @@
  * and the Scan baseline; finally the budgets, a Markdown report and a JSON file under the output directory.
  *
  *   npm run bench                      N = 10,000 and 100,000
- *   npm run bench -- --quick           N = 1,000 and 5,000, shorter loops (under a minute)
+ *   npm run bench -- --quick           N = 1,000 and 3,000, fewer venues etc., shorter loops (about a minute)
  *   npm run bench -- --n 20000 --out /tmp/bench --runs 30
  *
  * Options: --quick, --n <list>, --out <dir>, --seed <n>, --runs <cold-start runs>, --warm-iterations <n>,
@@ -20,6 +20,10 @@ import type { ColdStartResult } from './coldstart.js';
 import type { BenchResult, Machine } from './report.js';
 import type { ScaleOptions, ScaleResult } from './scale.js';
 import type { LinkedCounts } from './seed.js';
+
+/** Records created through the API before the events: the issue's calendar, and a smaller one for --quick. */
+export const FULL_LINKED: LinkedCounts = { venues: 200, organizers: 300, categories: 50, tags: 200 };
+export const QUICK_LINKED: LinkedCounts = { venues: 40, organizers: 60, categories: 50, tags: 40 };
 import type { WarmOptions, WarmResult } from './warm.js';
 
 const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -44,11 +48,11 @@ export function parseArgs(argv: string[]): CliOptions {
   const quick = argv.includes('--quick');
   const o: CliOptions = {
     quick,
-    ns: quick ? [1_000, 5_000] : [10_000, 100_000],
+    ns: quick ? [1_000, 3_000] : [10_000, 100_000],
     out: 'test/bench/results',
     seed: 42,
-    runs: quick ? 8 : 25,
-    warmIterations: quick ? 1_000 : 5_000,
+    runs: quick ? 5 : 25,
+    warmIterations: quick ? 500 : 5_000,
     skip: new Set(),
     keepTables: false,
   };
@@ -84,8 +88,8 @@ export function parseArgs(argv: string[]): CliOptions {
 /** Loop bounds per mode: latency loops stop at maxCount calls or after maxMs, whichever first, but take minCount. */
 export function boundsFor(quick: boolean): { read: LoopBounds; write: LoopBounds; baseline: LoopBounds } {
   return quick
-    ? { read: { maxCount: 40, maxMs: 400, minCount: 3 }, write: { maxCount: 10, maxMs: 400, minCount: 3 }, baseline: { maxCount: 3, maxMs: 300, minCount: 1 } }
-    : { read: { maxCount: 300, maxMs: 6_000, minCount: 5 }, write: { maxCount: 50, maxMs: 6_000, minCount: 5 }, baseline: { maxCount: 5, maxMs: 8_000, minCount: 2 } };
+    ? { read: { maxCount: 40, maxMs: 250, minCount: 3 }, write: { maxCount: 10, maxMs: 250, minCount: 3 }, baseline: { maxCount: 3, maxMs: 300, minCount: 1 } }
+    : { read: { maxCount: 300, maxMs: 6_000, minCount: 3 }, write: { maxCount: 50, maxMs: 6_000, minCount: 5 }, baseline: { maxCount: 3, maxMs: 10_000, minCount: 1 } };
 }
 
 function machine(): Machine {
@@ -155,7 +159,9 @@ async function main(argv: string[]): Promise<void> {
   let warm: WarmResult | null = null;
   if (!o.skip.has('warm')) {
     log(`warm overhead: ${o.warmIterations} invocations per route…`);
-    warm = await worker<WarmResult>('warm', { iterations: o.warmIterations, warmup: Math.min(500, Math.ceil(o.warmIterations / 5)) } satisfies WarmOptions);
+    warm = await worker<WarmResult>('warm', {
+      iterations: o.warmIterations, maxMsPerRoute: o.quick ? 250 : 10_000, warmup: o.quick ? 50 : 500,
+    } satisfies Omit<WarmOptions, 'log'>);
   }
 
   const scales: ScaleResult[] = [];
@@ -170,7 +176,7 @@ async function main(argv: string[]): Promise<void> {
       endpoint = db.endpoint;
       log(`DynamoDB Local (in memory) on ${endpoint} in ${Math.round(performance.now() - t)} ms`);
     }
-    const linked: LinkedCounts = { venues: 200, organizers: 300, categories: 50, tags: 200 };
+    const linked: LinkedCounts = o.quick ? QUICK_LINKED : FULL_LINKED;
     for (const n of o.ns) {
       const config: Omit<ScaleOptions, 'log'> = {
         n, endpoint, table: `bench-${n}-${Date.now().toString(36)}`, seed: o.seed, linked,

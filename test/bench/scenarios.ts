@@ -111,11 +111,13 @@ export function countReturned(status: number, text: string): number {
     return 0;
   }
   if (json && typeof json === 'object' && !Array.isArray(json)) {
+    // One record (it has an id; its own categories/tags arrays are embedded, not returned records).
+    if ('id' in json) return 1;
     for (const key of ['events', 'venues', 'organizers', 'categories', 'tags']) {
       const v = (json as Record<string, unknown>)[key];
       if (Array.isArray(v)) return v.length;
     }
-    return 'id' in json ? 1 : 0;
+    return 0;
   }
   return Array.isArray(json) ? json.length : 0;
 }

@@ -13,7 +13,9 @@ import { eventCreateExtras } from '../../lib/events/operations.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
 import { counterKey, postKey } from '../../lib/store/keys.js';
 import { postCreateItems, withSlug, type TransactItem } from '../../lib/store/posts.js';
+import type { Zone } from 'luxon';
 import { wallToUtc } from '../../lib/time/format.js';
+import { toLuxonZone } from '../../lib/time/zones.js';
 import { pool, Rng, sleep, Zipf, type KeepAliveClient } from './common.js';
 
 export type Item = Record<string, unknown>;
@@ -236,6 +238,31 @@ const wallOf = (ms: number): string => {
 };
 const utcWallNow = (now: Date) => wallOf(Math.floor(now.getTime() / 1000) * 1000);
 
+const wallMs = (wall: string): number => Date.parse(`${wall.replace(' ', 'T')}Z`);
+
+/**
+ * wallToUtc (the product's conversion) made cheap for bulk use: the zone (lib/time/zones.ts toLuxonZone) is resolved
+ * once per name, and its offset taken once per day at noon and applied to walls from 04:00 on (time-zone
+ * transitions happen at night); earlier walls go through wallToUtc one by one.
+ */
+export function makeUtcConverter(): (wall: string, tz: string) => string {
+  const zones = new Map<string, Zone>();
+  const offsets = new Map<string, number>();
+  return (wall, tz) => {
+    if (Number(wall.slice(11, 13)) < 4) return wallToUtc(wall, tz);
+    const key = `${wall.slice(0, 10)}|${tz}`;
+    let offset = offsets.get(key);
+    if (offset === undefined) {
+      let zone = zones.get(tz);
+      if (!zone) zones.set(tz, (zone = toLuxonZone(tz)));
+      const noon = wallMs(`${wall.slice(0, 10)} 12:00:00`);
+      const guess = noon - zone.offset(noon) * 60_000;
+      offsets.set(key, (offset = zone.offset(guess) * 60_000));
+    }
+    return wallOf(wallMs(wall) - offset);
+  };
+}
+
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -273,6 +300,7 @@ export class EventGenerator {
   private readonly zipf: { venue: Zipf; organizer: Zipf; category: Zipf; tag: Zipf };
   private readonly nowMs: number;
   private readonly nowWall: string;
+  private readonly toUtc = makeUtcConverter();
 
   constructor(private readonly pools: LinkPools, seed: number, now: Date) {
     if (!pools.authors.length) throw new Error('EventGenerator needs at least one author id');
@@ -323,8 +351,8 @@ export class EventGenerator {
     }
     const start = wallOf(startMs);
     const end = wallOf(endMs);
-    const startUtc = wallToUtc(start, tz);
-    const endUtc = wallToUtc(end, tz);
+    const startUtc = this.toUtc(start, tz);
+    const endUtc = this.toUtc(end, tz);
 
     // Publication date: up to four months before the start, never after now unless scheduled ("future").
     let dateMs = startMs - r.range(1, 120) * DAY - r.int(DAY);
@@ -586,8 +614,6 @@ export interface LinkedCounts {
   categories: number;
   tags: number;
 }
-
-export const FULL_LINKED: LinkedCounts = { venues: 200, organizers: 300, categories: 50, tags: 200 };
 
 const CITIES = [['Berlin', 'Germany', '10115'], ['Lisboa', 'Portugal', '1100-148'], ['New York', 'United States', '10001'],
   ['London', 'United Kingdom', 'EC1A 1BB'], ['Tokyo', 'Japan', '100-0001'], ['Sydney', 'Australia', '2000'],
