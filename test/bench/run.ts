@@ -4,7 +4,7 @@
  * and the Scan baseline; finally the budgets, a Markdown report and a JSON file under the output directory.
  *
  *   npm run bench                      N = 10,000 and 100,000
- *   npm run bench -- --quick           N = 1,000 and 3,000, fewer venues etc., shorter loops (about a minute)
+ *   npm run bench -- --quick           N = 1,000 and 2,000, fewer venues etc., shorter loops (under a minute)
  *   npm run bench -- --n 20000 --out /tmp/bench --runs 30
  *
  * Options: --quick, --n <list>, --out <dir>, --seed <n>, --runs <cold-start runs>, --warm-iterations <n>,
@@ -23,7 +23,7 @@ import type { LinkedCounts } from './seed.js';
 
 /** Records created through the API before the events: the issue's calendar, and a smaller one for --quick. */
 export const FULL_LINKED: LinkedCounts = { venues: 200, organizers: 300, categories: 50, tags: 200 };
-export const QUICK_LINKED: LinkedCounts = { venues: 40, organizers: 60, categories: 50, tags: 40 };
+export const QUICK_LINKED: LinkedCounts = { venues: 20, organizers: 30, categories: 50, tags: 30 };
 import type { WarmOptions, WarmResult } from './warm.js';
 
 const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -48,10 +48,10 @@ export function parseArgs(argv: string[]): CliOptions {
   const quick = argv.includes('--quick');
   const o: CliOptions = {
     quick,
-    ns: quick ? [1_000, 3_000] : [10_000, 100_000],
+    ns: quick ? [1_000, 2_000] : [10_000, 100_000],
     out: 'test/bench/results',
     seed: 42,
-    runs: quick ? 5 : 25,
+    runs: quick ? 4 : 25,
     warmIterations: quick ? 500 : 5_000,
     skip: new Set(),
     keepTables: false,
@@ -160,7 +160,7 @@ async function main(argv: string[]): Promise<void> {
   if (!o.skip.has('warm')) {
     log(`warm overhead: ${o.warmIterations} invocations per route…`);
     warm = await worker<WarmResult>('warm', {
-      iterations: o.warmIterations, maxMsPerRoute: o.quick ? 250 : 10_000, warmup: o.quick ? 50 : 500,
+      iterations: o.warmIterations, maxMsPerRoute: o.quick ? 150 : 10_000, warmup: o.quick ? 50 : 500,
     } satisfies Omit<WarmOptions, 'log'>);
   }
 
