@@ -22,8 +22,23 @@ function formatOffset({ sign, hours, minutes }: Offset): string {
   return `UTC${s}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
 }
 
+/**
+ * Valid names already resolved: every date conversion and every serialised event validates its zone, and
+ * building an Intl.DateTimeFormat each time dominated warm handler time. Only valid names are kept (input comes
+ * from clients), and there are a few hundred of those at most.
+ */
+const resolvedNames = new Map<string, string>();
+
 /** The spelling ICU uses for an IANA name, or undefined when it is not a zone. */
 function resolveIana(name: string): string | undefined {
+  const known = resolvedNames.get(name);
+  if (known !== undefined) return known;
+  const resolved = resolveIanaUncached(name);
+  if (resolved !== undefined && resolvedNames.size < 1000) resolvedNames.set(name, resolved);
+  return resolved;
+}
+
+function resolveIanaUncached(name: string): string | undefined {
   // Intl also accepts offsets such as "+02:00" in newer runtimes; the contract allows only names.
   if (!/^[A-Za-z][A-Za-z0-9_/+-]*$/.test(name) || !IANAZone.isValidZone(name)) return undefined;
   const resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
