@@ -2,7 +2,6 @@
  * Event reads by date window on the byStart index (lib/store/README.md "Events by date").
  * Index items carry only what filters and totals need; full records are fetched for the returned page.
  */
-import { DateTime } from 'luxon';
 import { table } from './client.js';
 import { eventsMetaKey, eventYearPartition } from './keys.js';
 import { getItem, queryAll, type Item } from './records.js';
@@ -42,7 +41,7 @@ async function readMeta(): Promise<EventsMeta> {
 }
 
 const durationBucket = (startUtc: string, endUtc: string): number => {
-  const hours = Math.ceil((Date.parse(`${endUtc}Z`.replace(' ', 'T')) - Date.parse(`${startUtc}Z`.replace(' ', 'T'))) / 3_600_000);
+  const hours = Math.ceil((toUtcMs(endUtc) - toUtcMs(startUtc)) / 3_600_000);
   return Math.ceil(Math.log2(Math.max(hours, 1)));
 };
 
@@ -71,8 +70,9 @@ export function eventsMetaStored(startUtc: string, endUtc: string): void {
   seen.durs.add(durationBucket(startUtc, endUtc));
 }
 
-const toUtcMs = (wall: string) => DateTime.fromFormat(wall, 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).toMillis();
-const fromUtcMs = (ms: number) => DateTime.fromMillis(ms, { zone: 'utc' }).toFormat('yyyy-MM-dd HH:mm:ss');
+/** UTC walls ("yyyy-MM-dd HH:mm:ss") to epoch milliseconds and back. */
+export const toUtcMs = (wall: string): number => Date.parse(`${wall.replace(' ', 'T')}Z`);
+export const fromUtcMs = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * Index entries whose UTC start lies in [startFrom, startTo] (either side open), ordered by start then id.
