@@ -55,3 +55,16 @@ export function listVisible(caller: Caller | null, userId: number | null, status
   if (caller?.role === 'editor') return true;
   return caller !== null && atLeast(caller.role, 'contributor') && record.author === userId;
 }
+
+const NOT_TRASHED: PostStatus[] = ['publish', 'future', 'draft', 'pending', 'private'];
+
+/**
+ * The statuses whose records a caller sees in a list (listVisible), when that does not depend on who wrote
+ * each record, so a list can be counted by status; otherwise null (authors and contributors see their own
+ * unpublished records too).
+ */
+export function countableStatuses(caller: Caller | null, statuses: PostStatus[] | undefined): PostStatus[] | null {
+  if (caller?.role === 'editor') return statuses ?? NOT_TRASHED;
+  if (!caller) return (statuses ?? ['publish']).filter((s) => s === 'publish');
+  return statuses?.every((s) => s === 'publish') ? ['publish'] : null;
+}

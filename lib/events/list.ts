@@ -2,7 +2,7 @@
  * GET /events (reference §5.1, §6; contract §6, §9): the date window is read from the byStart index, filtered
  * on the index items, counted exactly, and only the requested page is fetched in full.
  */
-import { listVisible } from '../auth/access.js';
+import { countableStatuses, listVisible } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
@@ -10,7 +10,8 @@ import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
-import { queryEventWindow, type EventIndexEntry } from '../store/events.js';
+import { countRunningPast, countStarts, readEventsFrom } from '../store/event-counts.js';
+import { queryEventWindow, readMeta, type EventIndexEntry } from '../store/events.js';
 import { queryLinkedEvents, type LinkKind } from '../store/links.js';
 import { postKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
@@ -46,26 +47,91 @@ function matchesSearch(item: EventItem, ctx: RequestContext, terms: { word: stri
   return terms.every(({ word, exclude }) => fields.some((f) => f.includes(word)) !== exclude);
 }
 
+const earlier = (a: Bound | undefined, b: Bound | undefined): Bound | undefined =>
+  !a ? b : !b ? a : a.utc !== b.utc ? (a.utc < b.utc ? a : b) : a.inclusive ? b : a;
+
+/**
+ * A plain date-window list (no link, text, featured or author-dependent filter): the total comes from the day
+ * and month count items (lib/store/event-counts.ts) and the page is read from the window's start only as far
+ * as it reaches, so neither grows with the number of events in the window. Null when the list is not plain.
+ */
+async function countedPage(ctx: RequestContext, window: ListWindow, page: number, perPage: number):
+  Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
+  const p = ctx.params;
+  const statuses = countableStatuses(ctx.caller, p.status as PostStatus[] | undefined);
+  const filtered = ['search', 'featured', 'post_parent', ...LINK_FILTERS.map(([param]) => param)].some((k) => p[k] !== undefined);
+  if (!statuses || filtered || !window.startMin || window.endMin) return null;
+  const lo = window.startMin;
+  const hi = earlier(window.startMax, window.endMax) ?? { utc: '9999-12-31 23:59:59', inclusive: true };
+  const meta = await readMeta();
+  const [starting, runningPast] = await Promise.all([
+    countStarts(lo, hi, statuses),
+    window.endMax ? countRunningPast(meta, window.endMax, lo, hi, statuses) : 0,
+  ]);
+  const total = Math.max(0, starting - runningPast);
+  if ((page - 1) * perPage >= total) return { total, slice: [], full: null };
+  const endMax = window.endMax;
+  const listed = await readEventsFrom(meta, lo, hi, page * perPage,
+    (e) => statuses.includes(e.status as PostStatus) && within(e.endUtc, undefined, endMax));
+  return { total, slice: listed.slice((page - 1) * perPage), full: null };
+}
+
 export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
+  const p = ctx.params;
+  const page = p.page as number;
+  const perPage = p.per_page as number;
+  const include = p.include as number[] | undefined;
+  const window = include ? null : listWindow({
+    ...Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]])),
+    strict: p.strict_dates === true,
+  }, config().siteTimezone);
+  const counted = window ? await countedPage(ctx, window, page, perPage) : null;
+  const { total, slice, full } = counted ?? await filteredList(ctx, window);
+  const totalPages = Math.ceil(total / perPage);
+  if (slice.length === 0 && page > 1) {
+    throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
+  }
+  const items = full ? slice.map((e) => full.get(e.id)!) : ((await batchGet(slice.map((e) => postKey(e.id)))) as unknown as EventItem[]);
+  const embeds = await loadEmbeds(items, ctx);
+  const password = p.password as string | undefined;
+  const events = items.map((item) => {
+    const wire = serializeEvent(item, ctx, embeds);
+    return item.pw && !(password !== undefined && checkPassword(password, item.pw)) ? blankProtected(wire) : wire;
+  });
+
+  const query = echoEvents(ctx, window);
+  const base = `${ctx.apiUrl}/events/`;
+  const restUrl = query.toString() ? `${base}?${query}` : base;
+  const links = pageLinks(base, query, page, totalPages);
+  return json(200, {
+    events,
+    rest_url: restUrl,
+    ...(links.next ? { next_rest_url: links.next } : {}),
+    ...(links.previous ? { previous_rest_url: links.previous } : {}),
+    total,
+    total_pages: totalPages,
+  }, listHeaders(total, totalPages, links));
+}
+
+/**
+ * Any other list: every index entry of the window (or the relationship items of the most selective link
+ * filter) is read, filtered and counted; records read for `include` or `search` are kept for the page.
+ */
+async function filteredList(ctx: RequestContext, window: ListWindow | null):
+  Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
   const p = ctx.params;
   const page = p.page as number;
   const perPage = p.per_page as number;
   const statuses = p.status as PostStatus[] | undefined;
   const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
-
-  const include = p.include as number[] | undefined;
-  let window: ListWindow | null = null;
   let entries: EventIndexEntry[];
-  /** Full records already read (include, search), so the page is not fetched twice. */
   let full: Map<number, EventItem> | null = null;
-  if (include) {
+  if (!window) {
     // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
-    const items = ((await batchGet(include.map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event' && !i.hidden);
+    const items = ((await batchGet((p.include as number[]).map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event' && !i.hidden);
     full = new Map(items.map((i) => [i.id, i]));
     entries = items.sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
   } else {
-    const explicit = Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]]));
-    window = listWindow({ ...explicit, strict: p.strict_dates === true }, config().siteTimezone);
     const range = {
       startFrom: window.startMin?.utc,
       startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0],
@@ -75,7 +141,7 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
     entries = link
       ? (await queryLinkedEvents(link[1], p[link[0]] as number[], range)).filter((e) => !e.hidden)
       : await queryEventWindow({ ...range, endFrom: window.endMin?.utc });
-    entries = entries.filter((e) => within(e.startUtc, window!.startMin, window!.startMax) && within(e.endUtc, window!.endMin, window!.endMax));
+    entries = entries.filter((e) => within(e.startUtc, window.startMin, window.startMax) && within(e.endUtc, window.endMin, window.endMax));
   }
 
   const featured = p.featured as boolean | undefined;
@@ -97,33 +163,7 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
     }
     entries = entries.filter((e) => full!.has(e.id) && matchesSearch(full!.get(e.id)!, ctx, terms));
   }
-
-  const total = entries.length;
-  const totalPages = Math.ceil(total / perPage);
-  const slice = entries.slice((page - 1) * perPage, page * perPage);
-  if (slice.length === 0 && page > 1) {
-    throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
-  }
-  const items = full ? slice.map((e) => full!.get(e.id)!) : ((await batchGet(slice.map((e) => postKey(e.id)))) as unknown as EventItem[]);
-  const embeds = await loadEmbeds(items, ctx);
-  const password = p.password as string | undefined;
-  const events = items.map((item) => {
-    const wire = serializeEvent(item, ctx, embeds);
-    return item.pw && !(password !== undefined && checkPassword(password, item.pw)) ? blankProtected(wire) : wire;
-  });
-
-  const query = echoEvents(ctx, window);
-  const base = `${ctx.apiUrl}/events/`;
-  const restUrl = query.toString() ? `${base}?${query}` : base;
-  const links = pageLinks(base, query, page, totalPages);
-  return json(200, {
-    events,
-    rest_url: restUrl,
-    ...(links.next ? { next_rest_url: links.next } : {}),
-    ...(links.previous ? { previous_rest_url: links.previous } : {}),
-    total,
-    total_pages: totalPages,
-  }, listHeaders(total, totalPages, links));
+  return { total: entries.length, slice: entries.slice((page - 1) * perPage, page * perPage), full };
 }
 
 /** The normalised query that rest_url echoes (reference §5.1), filters included so next/previous keep them. */

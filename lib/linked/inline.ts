@@ -23,7 +23,8 @@ import { resolveRefs } from '../store/refs.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { applyLinkedWrite, fold, PLURAL, sameContent, type LinkedItem, type LinkedKind } from './item.js';
-import { findByName, namesOf, nameTransactItems } from './names.js';
+import { recordTransactItems } from './counts.js';
+import { findByName, namesOf } from './names.js';
 
 /** What an event write needs from an inline venue/organizer (see planInline). */
 export interface InlinePlan {
@@ -69,7 +70,7 @@ function updateExisting(kind: LinkedKind, prev: LinkedItem, next: LinkedItem, ch
     u.ExpressionAttributeNames = { ...u.ExpressionAttributeNames, '#lk': 'linked' };
     u.ExpressionAttributeValues = { ...u.ExpressionAttributeValues, ':lkd': delta };
   }
-  return [update, ...nameTransactItems(kind, prev.id, prev, next)];
+  return [update, ...recordTransactItems(kind, prev.id, prev, next)];
 }
 
 /**
@@ -103,7 +104,7 @@ export async function planLinked(kind: LinkedKind, p: Record<string, unknown>, c
     build: (delta) => [
       { Put: { TableName: table(), Item: { ...item, linked: delta }, ConditionExpression: 'attribute_not_exists(PK)' } },
       guardPut(kind, slug, id),
-      ...nameTransactItems(kind, id, null, item),
+      ...recordTransactItems(kind, id, null, item),
     ],
   };
 }

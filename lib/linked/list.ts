@@ -4,7 +4,8 @@
  * has_events), then by upcoming events (one relationship Query per remaining candidate) and by search
  * (BatchGetItem of the remaining candidates), counted exactly, and only the page is fetched in full.
  */
-import { canEdit, listVisible } from '../auth/access.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { canEdit, countableStatuses, listVisible } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks } from '../http/pagination.js';
@@ -12,7 +13,9 @@ import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
 import { postKey } from '../store/keys.js';
 import { hasLinkedEventFrom } from '../store/links.js';
-import { batchGet, getPost, queryAll } from '../store/records.js';
+import { db, table } from '../store/client.js';
+import { batchGet, getPost, queryAll, type Item } from '../store/records.js';
+import { countByStatus } from './counts.js';
 import { nowUtcWall } from '../time/format.js';
 import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
 import { matchesSearch, searchFragments } from './search.js';
@@ -36,10 +39,39 @@ export async function queryCollection(kind: LinkedKind): Promise<LinkedIndexEntr
     ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
     ScanIndexForward: false,
   });
-  return items.map((item) => ({
-    id: item.id as number, status: item.status as PostStatus, author: item.author as number,
-    linked: (item.linked as number | undefined) ?? 0, slug: item.slug as string, protected: Boolean(item.pw),
-  }));
+  return items.map(toEntry);
+}
+
+const toEntry = (item: Item): LinkedIndexEntry => ({
+  id: item.id as number, status: item.status as PostStatus, author: item.author as number,
+  linked: (item.linked as number | undefined) ?? 0, slug: item.slug as string, protected: Boolean(item.pw),
+});
+
+/**
+ * The first `need` index entries of the kind (newest first) with a status in `statuses`, read in pages sized
+ * to what is still needed.
+ */
+async function readCollection(kind: LinkedKind, statuses: readonly string[], need: number): Promise<LinkedIndexEntry[]> {
+  const found: LinkedIndexEntry[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({
+      TableName: table(),
+      IndexName: 'byStart',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
+      ScanIndexForward: false,
+      ExclusiveStartKey,
+      Limit: Math.min(1000, Math.ceil((need - found.length) * 1.25) + 2),
+    }));
+    for (const item of page.Items ?? []) {
+      const e = toEntry(item);
+      if (statuses.includes(e.status)) found.push(e);
+      if (found.length >= need) return found;
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return found;
 }
 
 /** filter() with an async predicate, `width` at a time, order kept. */
@@ -60,22 +92,17 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
   const statuses = p.status as PostStatus[] | undefined;
   const userId = ctx.caller ? await ctx.userId() : null;
 
-  let entries = (await queryCollection(kind)).filter((e) => listVisible(ctx.caller, userId, statuses, e));
-
-  if (p.event !== undefined) {
-    const event = await getPost(p.event as number);
-    const ids = new Set<number>(kind === 'venue'
-      ? (event?.venue !== undefined ? [event.venue as number] : [])
-      : ((event?.organizers as number[] | undefined) ?? []));
-    entries = entries.filter((e) => ids.has(e.id));
+  // A plain list (no event, has_events, upcoming or search filter) is counted from the kind's status counts
+  // and reads only as many index items as its page needs.
+  const countable = countableStatuses(ctx.caller, statuses);
+  const plain = countable && p.event === undefined && p.has_events === undefined && p.only_with_upcoming !== true && p.search === undefined;
+  let entries: LinkedIndexEntry[];
+  let counted: number | null = null;
+  if (plain) {
+    [counted, entries] = await Promise.all([countByStatus(kind, countable), readCollection(kind, countable, page * perPage)]);
+  } else {
+    entries = await filteredCollection(kind, ctx, userId);
   }
-  if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);
-  if (p.only_with_upcoming === true) {
-    const now = nowUtcWall();
-    const visible = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, undefined, e as never);
-    entries = await filterAsync(entries, 16, (e) => hasLinkedEventFrom(kind, e.id, now, visible));
-  }
-
   const password = p.password as string | undefined;
   const locked = (item: LinkedItem) => isLocked(item, password) && !(p.context === 'edit' && canEdit(ctx.caller, userId, item));
 
@@ -90,7 +117,7 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
     });
   }
 
-  const total = entries.length;
+  const total = counted ?? entries.length;
   const totalPages = Math.ceil(total / perPage);
   const slice = entries.slice((page - 1) * perPage, page * perPage);
   if (slice.length === 0 && page > 1) {
@@ -112,6 +139,29 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
     total_pages: totalPages,
   }, listHeaders(total, totalPages, links));
 };
+
+/** Every index entry of the kind that the caller sees and the event, has_events and upcoming filters keep. */
+async function filteredCollection(kind: LinkedKind, ctx: RequestContext, userId: number | null): Promise<LinkedIndexEntry[]> {
+  const p = ctx.params;
+  const statuses = p.status as PostStatus[] | undefined;
+  let entries = (await queryCollection(kind)).filter((e) => listVisible(ctx.caller, userId, statuses, e));
+
+  if (p.event !== undefined) {
+    const event = await getPost(p.event as number);
+    const ids = new Set<number>(kind === 'venue'
+      ? (event?.venue !== undefined ? [event.venue as number] : [])
+      : ((event?.organizers as number[] | undefined) ?? []));
+    entries = entries.filter((e) => ids.has(e.id));
+  }
+  if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);
+  if (p.only_with_upcoming === true) {
+    const now = nowUtcWall();
+    const visible = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, undefined, e as never);
+    entries = await filterAsync(entries, 16, (e) => hasLinkedEventFrom(kind, e.id, now, visible));
+  }
+
+  return entries;
+}
 
 /**
  * The normalised query rest_url echoes (reference §5.1: page, per_page, event, has_events, status). We also

@@ -14,7 +14,7 @@ import { findBySlug } from '../store/slugs.js';
 import { nowUtcWall } from '../time/format.js';
 import { planLinked } from './inline.js';
 import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
-import { nameTransactItems } from './names.js';
+import { recordTransactItems } from './counts.js';
 import { renderLinked } from './serialize.js';
 
 const notFound = (kind: LinkedKind, ref: number | string): ApiError => {
@@ -122,7 +122,7 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
     }
     trashed = item.status === 'trash' && existing.status !== 'trash';
     const stored = (await replacePost(kind, item, existing, slugBase,
-      (s) => nameTransactItems(kind, existing.id, existing, s as LinkedItem))) as LinkedItem;
+      (s) => recordTransactItems(kind, existing.id, existing, s as LinkedItem))) as LinkedItem;
     return stored;
   });
   if (trashed) await unlinkEverywhere(kind, result.id);
@@ -141,7 +141,7 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
       const existing = await loadForWrite(kind, ctx);
       // Unlink first: an event rewrite adjusts this record's counter, which needs the record to exist.
       await unlinkEverywhere(kind, existing.id);
-      await deletePost(kind, existing, existing.v, nameTransactItems(kind, existing.id, existing, null));
+      await deletePost(kind, existing, existing.v, recordTransactItems(kind, existing.id, existing, null));
       return existing;
     });
     // The record as it was; no ETag, as it no longer exists.
@@ -158,7 +158,7 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
       modifiedUtc: nowUtcWall(),
     };
     return (await replacePost(kind, trashed, existing, `${existing.slug}__trashed`,
-      nameTransactItems(kind, existing.id, existing, trashed))) as LinkedItem;
+      recordTransactItems(kind, existing.id, existing, trashed))) as LinkedItem;
   });
   await unlinkEverywhere(kind, stored.id);
   return respond(kind, ctx, stored, 200);

@@ -22,8 +22,10 @@ export interface EventIndexEntry {
   hidden?: boolean;
 }
 
-interface EventsMeta {
+export interface EventsMeta {
   years: number[];
+  /** Duration buckets (⌈log2(hours)⌉) that stored events have had. */
+  buckets: number[];
   /** Upper bound, in hours, of every event's duration (2^max bucket). */
   maxDurationHours: number;
 }
@@ -31,16 +33,17 @@ interface EventsMeta {
 /** Years and buckets this process has seen stored; the meta item never loses members. */
 const seen = { years: new Set<number>(), durs: new Set<number>() };
 
-async function readMeta(): Promise<EventsMeta> {
+/** The events meta item: years with events and duration buckets (one strongly consistent GetItem). */
+export async function readMeta(): Promise<EventsMeta> {
   const item = await getItem(eventsMetaKey(), true);
   const years = [...((item?.years as Set<number> | undefined) ?? [])].sort((a, b) => a - b);
   const buckets = [...((item?.durs as Set<number> | undefined) ?? [])];
   years.forEach((y) => seen.years.add(y));
   buckets.forEach((d) => seen.durs.add(d));
-  return { years, maxDurationHours: buckets.length ? 2 ** Math.max(...buckets) : 0 };
+  return { years, buckets, maxDurationHours: buckets.length ? 2 ** Math.max(...buckets) : 0 };
 }
 
-const durationBucket = (startUtc: string, endUtc: string): number => {
+export const durationBucket = (startUtc: string, endUtc: string): number => {
   const hours = Math.ceil((toUtcMs(endUtc) - toUtcMs(startUtc)) / 3_600_000);
   return Math.ceil(Math.log2(Math.max(hours, 1)));
 };
@@ -106,10 +109,10 @@ async function queryYear(year: number, from: string, to: string): Promise<EventI
     KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': from, ':to': to },
   });
-  return items.map(toEntry);
+  return items.map(toIndexEntry);
 }
 
-const toEntry = (item: Item): EventIndexEntry => ({
+export const toIndexEntry = (item: Item): EventIndexEntry => ({
   id: item.id as number,
   startUtc: String(item.GSI2SK).split('#')[0]!,
   endUtc: item.endUtc as string,

@@ -10,6 +10,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
 import { eventStartSortKey, postKey, termKey } from './keys.js';
 import type { EventIndexEntry } from './events.js';
+import { eventCountItems } from './event-counts.js';
 import { queryAll, type Item } from './records.js';
 import type { TransactItem } from './posts.js';
 
@@ -68,7 +69,8 @@ function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
  * null: create, permanent delete). Hidden events have relationship items too (flagged `hidden`, which lists skip),
  * so unlinking a record finds every event that uses it. Targets in `skipCounters` ("venue#12") have their counter set by the caller (a record created or
  * rewritten in the same transaction cannot take a second action). Each counter update requires the target
- * to exist, so a link to a record deleted meanwhile cancels the whole write.
+ * to exist, so a link to a record deleted meanwhile cancels the whole write. The event's day/month counts and
+ * span item (lib/store/event-counts.ts) come with them, as they derive from the same facts.
  */
 export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null, skipCounters: Set<string> = new Set()): TransactItem[] {
   const items: TransactItem[] = [];
@@ -103,7 +105,7 @@ export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null
       },
     });
   }
-  return items;
+  return [...items, ...eventCountItems(prev, next)];
 }
 
 /** Events linked to any of `ids`, with UTC start in [startFrom, startTo], ordered by start then id, deduplicated. */

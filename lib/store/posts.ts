@@ -6,6 +6,7 @@ import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/l
 import { ApiError } from '../http/errors.js';
 import { slugCandidates } from '../text/slug.js';
 import { db, table } from './client.js';
+import { foldCounters } from './counters.js';
 import { postKey, slugKey, type PostKind } from './keys.js';
 import { batchGet, type Item } from './records.js';
 import type { PostStatus } from '../routes/common.js';
@@ -70,7 +71,8 @@ function reasonsOf(e: unknown): string[] {
   return ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
 }
 
-async function transact(items: TransactItem[]): Promise<string[] | null> {
+async function transact(all: TransactItem[]): Promise<string[] | null> {
+  const items = foldCounters(all);
   if (items.length > 100) {
     throw new ApiError(400, 'rest_too_many_changes', 'This request changes too many linked records at once; split it into smaller ones.');
   }

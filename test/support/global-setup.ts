@@ -8,13 +8,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789';
-const READY = /Calendar API listening on (http:\/\/\S+)/;
-const READY_TIMEOUT_MS = 90_000;
 
 declare global {
   // eslint-disable-next-line no-var
@@ -29,26 +28,49 @@ export default async function globalSetup(): Promise<void> {
   const external = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT || undefined;
   // A table of the run's own (also when another DynamoDB is used), named so bundle tests can reach it.
   const tableName = `calendar-test-${Date.now()}`;
+  const { child, output, url } = await startLocalApi(root, {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    CALENDAR_DATA_DIR: ':memory:',
+    CALENDAR_JWT_SECRET: TEST_JWT_SECRET,
+    CALENDAR_TIMEZONE: 'UTC',
+    // Whatever the developer's shell says: the embedded database, the defaults, HS256 tokens. Without Java,
+    // CALENDAR_TEST_DYNAMODB_ENDPOINT runs the tests against another DynamoDB, in a table of their own.
+    DYNAMODB_ENDPOINT: external ?? '',
+    CALENDAR_TABLE_NAME: tableName,
+    CALENDAR_SITE_URL: '',
+    CALENDAR_JWT_ISSUER: '',
+  }, log);
+  globalThis.__CALENDAR_TEST_SERVER__ = { pid: child.pid!, child };
+  child.unref();
+  (child.stdout as unknown as { unref?: () => void }).unref?.();
+  (child.stderr as unknown as { unref?: () => void }).unref?.();
+
+  // The database the server uses, for tests that run built bundles against it (test/infra/bundles.test.ts).
+  const dynamo = /DynamoDB Local ready on (\S+)|Using DynamoDB at (\S+) /.exec(output);
+  process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT = external ?? dynamo?.[1] ?? dynamo?.[2] ?? '';
+  process.env.CALENDAR_TEST_TABLE = tableName;
+  process.env.CALENDAR_TEST_API = url;
+  process.env.CALENDAR_TEST_JWT_SECRET = TEST_JWT_SECRET;
+  process.env.CALENDAR_TEST_SERVER_LOG = logPath;
+  process.stderr.write(`\nLocal API ready in ${Date.now() - t0} ms at ${url} (server log: ${logPath})\n`);
+}
+
+/**
+ * Starts the real local runtime (`lib/local/start.ts`) as a child process with the given environment and waits
+ * until it says it listens; kills it if it does not. Also used by tests that need a server on a table of their own.
+ */
+export const READY = /Calendar API listening on (http:\/\/\S+)/;
+const READY_TIMEOUT_MS = 90_000;
+
+/** Resolves with the child and its output so far (which holds the URL) once it is ready; kills it on failure. */
+export async function startLocalApi(root: string, env: Record<string, string>, log: Writable):
+  Promise<{ child: ChildProcess; output: string; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/start.ts'], {
     cwd: root,
-    env: {
-      ...process.env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CALENDAR_DATA_DIR: ':memory:',
-      CALENDAR_JWT_SECRET: TEST_JWT_SECRET,
-      CALENDAR_TIMEZONE: 'UTC',
-      // Whatever the developer's shell says: the embedded database, the defaults, HS256 tokens. Without Java,
-      // CALENDAR_TEST_DYNAMODB_ENDPOINT runs the tests against another DynamoDB, in a table of their own.
-      DYNAMODB_ENDPOINT: external ?? '',
-      CALENDAR_TABLE_NAME: tableName,
-      CALENDAR_SITE_URL: '',
-      CALENDAR_JWT_ISSUER: '',
-    },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  globalThis.__CALENDAR_TEST_SERVER__ = { pid: child.pid!, child };
-
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -87,24 +109,24 @@ export default async function globalSetup(): Promise<void> {
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
     }
-    globalThis.__CALENDAR_TEST_SERVER__ = undefined;
     process.stderr.write(`\nCould not start the local API for the tests: ${e.message}. Its output:\n${output}\n`);
     throw e;
   });
-
   // Keep the server's later output (handler logs) in the log file, not in Jest's report.
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
-  child.unref();
-  (child.stdout as unknown as { unref?: () => void }).unref?.();
-  (child.stderr as unknown as { unref?: () => void }).unref?.();
+  return { child, output, url };
+}
 
-  // The database the server uses, for tests that run built bundles against it (test/infra/bundles.test.ts).
-  const dynamo = /DynamoDB Local ready on (\S+)|Using DynamoDB at (\S+) /.exec(output);
-  process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT = external ?? dynamo?.[1] ?? dynamo?.[2] ?? '';
-  process.env.CALENDAR_TEST_TABLE = tableName;
-  process.env.CALENDAR_TEST_API = url;
-  process.env.CALENDAR_TEST_JWT_SECRET = TEST_JWT_SECRET;
-  process.env.CALENDAR_TEST_SERVER_LOG = logPath;
-  process.stderr.write(`\nLocal API ready in ${Date.now() - t0} ms at ${url} (server log: ${logPath})\n`);
+/** SIGTERM, then SIGKILL after 10 s; resolves when the process has exited (for tests that start their own). */
+export async function stopLocalApi(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    process.stderr.write(`The local API (pid ${child.pid}) did not stop within 10 s of SIGTERM; killing it.\n`);
+    child.kill('SIGKILL');
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
 }
