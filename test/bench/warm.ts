@@ -100,7 +100,7 @@ export class MemoryTable {
     return item;
   }
 
-  private query(input: Record<string, any>): Item[] {
+  private query(input: Record<string, any>): { items: Item[]; last?: Item } {
     if (input.FilterExpression) throw new UnsupportedCommand('MemoryTable: Query FilterExpression is not supported');
     const names: Record<string, string> = input.ExpressionAttributeNames ?? {};
     const values: Record<string, unknown> = input.ExpressionAttributeValues ?? {};
@@ -129,8 +129,16 @@ export class MemoryTable {
       list = list.filter((i) => test(String(i[def.sk])));
     }
     if (input.ScanIndexForward === false) list = [...list].reverse();
-    if (typeof input.Limit === 'number') list = list.slice(0, input.Limit);
-    return list.map(copy);
+    if (input.ExclusiveStartKey) {
+      const after = MemoryTable.id(input.ExclusiveStartKey as Key);
+      list = list.slice(list.findIndex((i) => MemoryTable.id(i as Key) === after) + 1);
+    }
+    if (typeof input.Limit === 'number' && list.length > input.Limit) {
+      list = list.slice(0, input.Limit);
+      const last = list[list.length - 1]!;
+      return { items: list.map(copy), last: { PK: last.PK, SK: last.SK, [def.pk]: last[def.pk], [def.sk]: last[def.sk] } };
+    }
+    return { items: list.map(copy) };
   }
 
   private write(op: Record<string, any>): void {
@@ -158,8 +166,8 @@ export class MemoryTable {
         return { Responses, UnprocessedKeys: {} };
       }
       case 'QueryCommand': {
-        const Items = this.query(input);
-        return { Items, Count: Items.length, ScannedCount: Items.length };
+        const { items: Items, last } = this.query(input);
+        return { Items, Count: Items.length, ScannedCount: Items.length, ...(last ? { LastEvaluatedKey: last } : {}) };
       }
       case 'PutCommand':
         this.put(input.Item);

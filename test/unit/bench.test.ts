@@ -320,6 +320,15 @@ describe('the warm-overhead stub (MemoryTable)', () => {
     const q = await send(new QueryCommand({ TableName: 't', IndexName: 'byStart', KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :a AND :b',
       ExpressionAttributeValues: { ':pk': 'EVENTS#2026', ':a': '2026-01-01', ':b': '2026-12-31' } }));
     expect((q.Items as { PK: string }[]).map((i) => i.PK)).toEqual(['POST#2', 'POST#1']);
+    // Limit ends a page with LastEvaluatedKey; ExclusiveStartKey continues after it, as DynamoDB pages do.
+    const byPage = { TableName: 't', IndexName: 'byStart', KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': 'EVENTS#2026' }, Limit: 1 };
+    const first = await send(new QueryCommand(byPage));
+    expect((first.Items as { PK: string }[]).map((i) => i.PK)).toEqual(['POST#2']);
+    expect(first.LastEvaluatedKey).toMatchObject({ PK: 'POST#2', GSI2SK: '2026-02-01 10:00:00#2' });
+    const second = await send(new QueryCommand({ ...byPage, ExclusiveStartKey: first.LastEvaluatedKey as Record<string, unknown> }));
+    expect((second.Items as { PK: string }[]).map((i) => i.PK)).toEqual(['POST#1']);
+    expect(second.LastEvaluatedKey).toBeUndefined();
     const u = await send(new UpdateCommand({ TableName: 't', Key: counterKey('post'), UpdateExpression: 'ADD #n :one', ExpressionAttributeNames: { '#n': 'n' },
       ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }));
     expect(u.Attributes).toMatchObject({ n: 2 });
