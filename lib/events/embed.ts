@@ -1,16 +1,22 @@
 /**
  * Linked records embedded in events: the venue object, the organizer array and both term arrays
- * (reference §4.1, §4.4(a)). One BatchGetItem reads every linked record of a page of events.
+ * (reference §4.1, §4.4(a)). One BatchGetItem reads every linked record of a page of events; a write builds
+ * them from the items its plan read or created (lib/events/links.ts).
  */
 import type { RequestContext } from '../http/context.js';
 import { serializeLinked } from '../linked/serialize.js';
 import { postKey, termKey } from '../store/keys.js';
-import { batchGet } from '../store/records.js';
+import { batchGet, type Item } from '../store/records.js';
 import { serializeEventTerm } from '../terms/serialize.js';
 import type { EventItem } from './item.js';
 import { noEmbeds, type Embedded } from './serialize.js';
 
-export async function loadEmbeds(items: EventItem[], ctx: RequestContext, opts: { jsonLd?: boolean } = {}): Promise<Embedded> {
+export interface EmbedOptions {
+  jsonLd?: boolean;
+}
+
+/** The keys of every record the events link to. */
+export function embedKeys(items: EventItem[]): { PK: string; SK: string }[] {
   const posts = new Set<number>();
   const terms = new Set<number>();
   for (const e of items) {
@@ -19,9 +25,12 @@ export async function loadEmbeds(items: EventItem[], ctx: RequestContext, opts: 
     e.categories.forEach((c) => terms.add(c));
     e.tags.forEach((t) => terms.add(t));
   }
+  return [...[...posts].map(postKey), ...[...terms].map(termKey)];
+}
+
+/** Serialises linked records (venues, organizers, terms; anything else is ignored) for embedding. */
+export function embedsFrom(found: Item[], ctx: RequestContext, opts: EmbedOptions = {}): Embedded {
   const embedded = noEmbeds();
-  if (posts.size + terms.size === 0) return embedded;
-  const found = await batchGet([...[...posts].map(postKey), ...[...terms].map(termKey)]);
   for (const item of found) {
     const id = item.id as number;
     if (item.kind === 'venue') embedded.venues.set(id, serializeLinked('venue', item, ctx, { jsonLd: opts.jsonLd }));
@@ -29,4 +38,10 @@ export async function loadEmbeds(items: EventItem[], ctx: RequestContext, opts: 
     else if (item.taxonomy) embedded.terms.set(id, serializeEventTerm(item, ctx));
   }
   return embedded;
+}
+
+export async function loadEmbeds(items: EventItem[], ctx: RequestContext, opts: EmbedOptions = {}): Promise<Embedded> {
+  const keys = embedKeys(items);
+  if (keys.length === 0) return noEmbeds();
+  return embedsFrom(await batchGet(keys), ctx, opts);
 }

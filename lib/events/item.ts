@@ -12,8 +12,8 @@ import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { nowUtcWall, utcToWall, wallToUtc, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
-import { planLinks } from './links.js';
-import type { PostRecord, TransactItem } from '../store/posts.js';
+import { planLinks, type PlannedLinks, type WritePlan } from './links.js';
+import type { PostRecord } from '../store/posts.js';
 
 export interface EventText {
   title?: string;
@@ -67,11 +67,12 @@ const snapDay = (wall: Wall, time: string): Wall => `${wall.slice(0, 10)} ${time
 
 /**
  * Applies the parameters of a create (existing = null) or a partial update to an event. Fields that were not
- * sent stay as they are (contract §7). Returns the new item (without slug changes applied) and, when the slug
- * must change, the base to derive it from.
+ * sent stay as they are (contract §7). Returns the new item (without slug changes applied), the planned links
+ * (their transaction items and the records the response embeds) and, when the slug must change, the base to
+ * derive it from. On create the item gets the first id of the plan's block (`plan.ids`).
  */
-export async function applyEventWrite(ctx: RequestContext, existing: EventItem | null, id: number):
-  Promise<{ item: EventItem; slugBase?: string; linkItems: TransactItem[] }> {
+export async function applyEventWrite(ctx: RequestContext, existing: EventItem | null, plan: WritePlan):
+  Promise<{ item: EventItem; slugBase?: string; links: PlannedLinks }> {
   const p = ctx.params;
   const caller = ctx.caller!;
   const userId = (await ctx.userId())!;
@@ -108,7 +109,6 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
   if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
   if (p.excerpt !== undefined) text.excerpt = sanitizeHtml(p.excerpt as string);
 
-  const links = await planLinks(ctx, existing, status);
   let slugBase: string | undefined;
   if (p.slug !== undefined) {
     slugBase = slugify(p.slug as string);
@@ -116,6 +116,11 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
   } else if (existing === null) {
     slugBase = slugify(text.title ?? '') || 'event';
   }
+  // A new event's slug candidates are read with its links; on create the event's id comes in the same block as
+  // the ids of the records it creates.
+  if (existing === null) plan.reads.wantSlugs('event', slugBase!);
+  const links = await planLinks(ctx, existing, status, plan, existing === null ? 1 : 0);
+  const id = existing?.id ?? links.leadingIds[0]!;
 
   const item: EventItem = {
     ...(existing ?? ({} as EventItem)),
@@ -155,7 +160,7 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
     else item.pw = hashPassword(p.password as string);
   }
   indexKeys(item);
-  return { item, slugBase, linkItems: links.transactItems(existing, item) };
+  return { item, slugBase, links };
 }
 
 /** The facts relationship items and counters are derived from. */

@@ -5,9 +5,10 @@ import type { RequestContext } from '../http/context.js';
 import { ApiError, forbidden } from '../http/errors.js';
 import { checkIfMatch, etagOf } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
-import { nextId } from '../store/ids.js';
+import { IdPool } from '../store/ids.js';
+import { ReadSet } from '../store/reads.js';
 import { getPost } from '../store/records.js';
-import { createPost, deletePost, LinkConflict, replacePost, VersionConflict, type TransactItem } from '../store/posts.js';
+import { createPlanned, deletePost, LinkConflict, replacePost, VersionConflict, withSlug, type TransactItem } from '../store/posts.js';
 import { linkTransactItems } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { findBySlug } from '../store/slugs.js';
@@ -55,13 +56,29 @@ export async function getEvent(ctx: RequestContext): Promise<HttpResult> {
 export const eventCreateExtras = (item: EventItem): TransactItem[] =>
   [...eventsMetaUpdate(item.startUtc, item.endUtc), ...linkTransactItems(null, eventFacts(item))];
 
+/** How many times a write plans again after a lost race before it answers 409. */
+const PLAN_ATTEMPTS = 5;
+
+/**
+ * POST /events: one planning read (lib/events/links.ts), one block of ids, one transaction; the response is
+ * built from what the plan read and wrote. A transaction that fails on anything but the event's own Put (a slug
+ * or a name taken meanwhile, a linked record changed or deleted) plans again on consistent reads, so a deleted
+ * category then answers the 400 the contract gives for an unknown one.
+ */
 export async function createEvent(ctx: RequestContext): Promise<HttpResult> {
-  const id = await nextId('post');
-  const { item, slugBase, linkItems } = await applyEventWrite(ctx, null, id);
-  const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
-  const stored = (await linkGuard(() => createPost('event', item as never, slugBase!, [...meta, ...linkItems]))) as unknown as EventItem;
-  eventsMetaStored(item.startUtc, item.endUtc);
-  return respond(ctx, stored, 201, { Location: `${ctx.apiUrl}/events/${id}` });
+  const ids = new IdPool();
+  for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
+    ids.restart();
+    const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
+    const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
+    const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
+    const meta = eventsMetaUpdate(stored.startUtc, stored.endUtc);
+    if (!(await createPlanned('event', stored as never, [...meta, ...links.transactItems(null, stored)]))) continue;
+    eventsMetaStored(stored.startUtc, stored.endUtc);
+    const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
+    return json(201, body, { ETag: etagOf(stored.id, stored.v), Location: `${ctx.apiUrl}/events/${stored.id}` });
+  }
+  throw new ApiError(409, 'rest_conflict', 'The event could not be created because of concurrent changes; retry.');
 }
 
 /** A linked venue, organizer or term vanished or changed while the write was prepared. */
@@ -82,24 +99,33 @@ async function loadForWrite(ctx: RequestContext): Promise<EventItem> {
   return item;
 }
 
-/** Retries a read-modify-write when another writer got in between (without If-Match the partial update re-applies). */
-async function withRetry<T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
+/**
+ * Retries a read-modify-write when another writer got in between (without If-Match the partial update re-applies)
+ * or a linked record changed or vanished meanwhile (planned again: a deleted one is then a 400).
+ */
+async function withRetry<T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await fn();
+      return await fn(attempt);
     } catch (e) {
-      if (!(e instanceof VersionConflict)) throw e;
-      if (ctx.headers['if-match'] !== undefined) throw new ApiError(412, 'rest_precondition_failed',
+      if (!(e instanceof VersionConflict) && !(e instanceof LinkConflict)) throw e;
+      if (e instanceof VersionConflict && ctx.headers['if-match'] !== undefined) throw new ApiError(412, 'rest_precondition_failed',
         'The record changed since you read it; fetch it again and retry with its new ETag.');
-      if (attempt >= 3) throw new ApiError(409, 'rest_conflict', 'The event is being changed by someone else; retry.');
+      if (attempt >= 3) {
+        throw new ApiError(409, 'rest_conflict', e instanceof LinkConflict
+          ? 'A linked venue, organizer or term changed or was deleted meanwhile; retry.'
+          : 'The event is being changed by someone else; retry.');
+      }
     }
   }
 }
 
 export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
-  return withRetry(ctx, async () => {
+  const ids = new IdPool();
+  return withRetry(ctx, async (attempt) => {
     const existing = await loadForWrite(ctx);
-    const { item, slugBase, linkItems } = await applyEventWrite(ctx, existing, existing.id);
+    ids.restart();
+    const { item, slugBase, links } = await applyEventWrite(ctx, existing, { reads: new ReadSet(attempt > 0), ids, attempt });
     let base = slugBase;
     if (existing.status === 'trash' && item.status !== 'trash') {
       base ??= existing.slugBeforeTrash ?? existing.slug.replace(/__trashed(-\d+)?$/, '');
@@ -111,9 +137,10 @@ export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
       base = `${item.slugBeforeTrash}__trashed`;
     }
     const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
-    const stored = (await linkGuard(() => replacePost('event', item as never, existing as never, base, [...meta, ...linkItems]))) as unknown as EventItem;
+    const stored = (await replacePost('event', item as never, existing as never, base,
+      (s) => [...meta, ...links.transactItems(existing, s as unknown as EventItem)])) as unknown as EventItem;
     eventsMetaStored(item.startUtc, item.endUtc);
-    return respond(ctx, stored, 200);
+    return json(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), { ETag: etagOf(stored.id, stored.v) });
   });
 }
 

@@ -163,7 +163,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Oper
     if (meter) {
       // Benchmarks read the DynamoDB cost of each call from this header (CALENDAR_METER=1 only).
       result.headers = { ...result.headers, 'X-Calendar-Meter':
-        `requests=${meter.requests}; rcu=${meter.readUnits}; wcu=${meter.writeUnits}; items=${meter.itemsRead}` };
+        `requests=${meter.requests}; rcu=${meter.readUnits}; wcu=${meter.writeUnits}; items=${meter.itemsRead}; tx=${meter.transactions}` };
     }
     result.headers = { ...CORS_HEADERS, 'Content-Language': response.lang, ...result.headers };
     if (event.requestContext?.http?.method === 'HEAD') result.body = '';

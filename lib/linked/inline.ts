@@ -8,6 +8,10 @@
  * its id is returned and the other sent fields are written to it. Two readings of ours: only records the caller may
  * read are candidates (a draft of someone else's is never revealed or reused), and the sent fields are written
  * only when the caller may edit the match (otherwise it is reused as it is).
+ *
+ * Planning runs in steps so that an event write gathers the reads of all its inline records (and everything else
+ * it needs) into one request: `wantDraft` (the name item, slug candidates) → fetch → `wantMatches` (the records
+ * the name item lists) → fetch → `reuseOf` (a match) or, with an id, `createOf`. Nothing is written here.
  */
 import { canEdit, canRead } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
@@ -15,28 +19,16 @@ import { invalidParam, invalidParams, ParamError } from '../http/errors.js';
 import { organizerRoutes, venueRoutes } from '../routes/linked.js';
 import type { ParamSpec } from '../routes/types.js';
 import { table } from '../store/client.js';
-import { nextId } from '../store/ids.js';
+import type { IdPool } from '../store/ids.js';
 import { postKey, slugKey } from '../store/keys.js';
-import { freeSlug, rewriteItem, type TransactItem } from '../store/posts.js';
-import { getPost } from '../store/records.js';
+import { rewriteItem, type TransactItem } from '../store/posts.js';
+import { ReadSet } from '../store/reads.js';
 import { resolveRefs } from '../store/refs.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { applyLinkedWrite, fold, PLURAL, sameContent, type LinkedItem, type LinkedKind } from './item.js';
-import { recordTransactItems } from './counts.js';
-import { findByName, namesOf } from './names.js';
-
-/** What an event write needs from an inline venue/organizer (see planInline). */
-export interface InlinePlan {
-  id: number;
-  created: boolean;
-  build: (linkedDelta: number) => TransactItem[];
-}
-
-/** The plan plus the record as it will be stored (for the POST route's response). */
-export interface LinkedPlan extends InlinePlan {
-  item: LinkedItem;
-}
+import { kindCountItems } from './counts.js';
+import { idsInNameItem, nameKey, nameWrites, showsName, type NameChange } from './names.js';
 
 /** The parameters POST /venues (resp. /organizers) declares: inline objects are validated against them. */
 export function createSpecs(kind: LinkedKind): ParamSpec[] {
@@ -52,8 +44,59 @@ const guardPut = (kind: LinkedKind, slug: string, id: number): TransactItem => (
     ExpressionAttributeValues: { ':id': id } },
 });
 
+/** A validated inline object or POST body, before any read. */
+export interface LinkedDraft {
+  kind: LinkedKind;
+  /** Validated parameters. */
+  p: Record<string, unknown>;
+  /** The name as sent, trimmed. */
+  name: string;
+  /** The sanitised description, when a non-empty one was sent (it then takes part in the match). */
+  description?: string;
+}
+
+/** The record an event write (or POST /venues, /organizers) creates or reuses, as it will be stored. */
+export interface LinkedPlan {
+  id: number;
+  created: boolean;
+  item: LinkedItem;
+  /** Its name item change (merged with the other records' by `nameWrites`). */
+  names: NameChange;
+  /**
+   * The record's own conditional items: for a new record its Put (with `linked: delta`) and slug guard; for a
+   * reused one a single Update at the version read that writes the other sent fields, bumps `v` and ADDs `delta`
+   * to `linked` (a ConditionCheck when there is nothing to change at all).
+   */
+  build: (linkedDelta: number) => TransactItem[];
+}
+
+export function draftOf(kind: LinkedKind, p: Record<string, unknown>): LinkedDraft {
+  if (p.status === 'trash') throw invalidParam('status', `status cannot be trash when creating a ${kind}`);
+  const description = typeof p.description === 'string' && p.description.trim() !== '' ? sanitizeHtml(p.description) : undefined;
+  return { kind, p, name: String(p[kind]).trim(), description };
+}
+
+const slugBaseOf = (d: LinkedDraft): string => slugify(d.name) || d.kind;
+
+/** Step 1: the draft's name item and slug candidates. */
+export function wantDraft(d: LinkedDraft, reads: ReadSet): void {
+  if (fold(d.name)) reads.want(nameKey(d.kind, fold(d.name)));
+  reads.wantSlugs(d.kind, slugBaseOf(d));
+}
+
+/** Step 2 (after the name item was read): the records it lists with that name (and description). */
+export function wantMatches(d: LinkedDraft, reads: ReadSet): void {
+  if (!fold(d.name)) return;
+  reads.want(...idsInNameItem(reads.get(nameKey(d.kind, fold(d.name))), d.description).map(postKey));
+}
+
+/** Whether a later draft of the same request de-duplicates onto this one (same rule as for stored records). */
+export const sameRecord = (planned: LinkedDraft, d: LinkedDraft): boolean =>
+  planned.kind === d.kind && fold(planned.name) === fold(d.name)
+  && (d.description === undefined || fold(d.description) === fold(planned.description ?? ''));
+
 /** An Update (or, when nothing changes, a ConditionCheck) of an existing record at its read version. */
-function updateExisting(kind: LinkedKind, prev: LinkedItem, next: LinkedItem, changed: boolean, delta: number): TransactItem[] {
+function updateExisting(prev: LinkedItem, next: LinkedItem, changed: boolean, delta: number): TransactItem[] {
   const key = postKey(prev.id);
   if (!changed && delta === 0) {
     return [{ ConditionCheck: { TableName: table(), Key: key, ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'v' },
@@ -70,43 +113,64 @@ function updateExisting(kind: LinkedKind, prev: LinkedItem, next: LinkedItem, ch
     u.ExpressionAttributeNames = { ...u.ExpressionAttributeNames, '#lk': 'linked' };
     u.ExpressionAttributeValues = { ...u.ExpressionAttributeValues, ':lkd': delta };
   }
-  return [update, ...recordTransactItems(kind, prev.id, prev, next)];
+  return [update, ...kindCountItems(prev.kind, prev, next)];
 }
 
 /**
- * Plans a create with validated parameters `p` (route parameters, or a validated inline object): an existing
- * match is reused (created false), else a new id and a free slug are taken (created true). Nothing is written.
+ * Step 3 (after the matches were read): the existing record the draft de-duplicates onto — the lowest id that
+ * is of the kind, not trashed, readable by the caller and (checked on the record itself) shows the name and
+ * description — or null.
  */
-export async function planLinked(kind: LinkedKind, p: Record<string, unknown>, ctx: RequestContext): Promise<LinkedPlan> {
-  if (p.status === 'trash') throw invalidParam('status', `status cannot be trash when creating a ${kind}`);
-  const name = String(p[kind]).trim();
-  const sentDescription = typeof p.description === 'string' && p.description.trim() !== '' ? sanitizeHtml(p.description) : undefined;
+export async function reuseOf(d: LinkedDraft, ctx: RequestContext, reads: ReadSet): Promise<LinkedPlan | null> {
+  if (!fold(d.name)) return null;
   const userId = await ctx.userId();
-  for (const id of await findByName(kind, name, sentDescription)) {
-    const existing = (await getPost(id, true)) as LinkedItem | null;
-    if (!existing || existing.kind !== kind || existing.status === 'trash') continue;
-    if (!canRead(ctx.caller, userId, existing) || !namesOf(existing).has(fold(name))) continue;
+  for (const id of idsInNameItem(reads.get(nameKey(d.kind, fold(d.name))), d.description)) {
+    const existing = reads.get(postKey(id)) as LinkedItem | null;
+    if (!existing || existing.kind !== d.kind || existing.status === 'trash') continue;
+    if (!canRead(ctx.caller, userId, existing) || !showsName(existing, d.name, d.description)) continue;
     const editable = canEdit(ctx.caller, userId, existing);
     // The name and description are what matched: they are not rewritten (that could only change their letter
     // case, or overwrite the text of another language), as the origin rewrites only the other fields.
-    const { [kind]: _name, description: _description, ...fields } = p;
-    const next = editable ? await applyLinkedWrite(kind, ctx, fields, existing, id) : existing;
+    const { [d.kind]: _name, description: _description, ...fields } = d.p;
+    const next = editable ? await applyLinkedWrite(d.kind, ctx, fields, existing, id) : existing;
     const changed = editable && !sameContent(existing, next);
     const item = changed ? next : existing;
-    return { id, created: false, item, build: (delta) => updateExisting(kind, existing, item, changed, delta) };
+    return { id, created: false, item, names: { kind: d.kind, id, prev: existing, next: item },
+      build: (delta) => updateExisting(existing, item, changed, delta) };
   }
-  const id = await nextId('post');
-  const draft = await applyLinkedWrite(kind, ctx, p, null, id);
-  const slug = await freeSlug(kind, slugify(name) || kind, id);
-  const item: LinkedItem = { ...draft, slug, GSI1PK: `${kind}#${slug}`, GSI1SK: kind };
+  return null;
+}
+
+/** Step 3, no match: the new record with id `id` and a free slug (`spread` > 0 after a lost race). */
+export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, reads: ReadSet, spread = 0): Promise<LinkedPlan> {
+  const draft = await applyLinkedWrite(d.kind, ctx, d.p, null, id);
+  const slug = await reads.freeSlug(d.kind, slugBaseOf(d), id, spread);
+  const item: LinkedItem = { ...draft, slug, GSI1PK: `${d.kind}#${slug}`, GSI1SK: d.kind };
   return {
-    id, created: true, item,
+    id, created: true, item, names: { kind: d.kind, id, prev: null, next: item },
     build: (delta) => [
       { Put: { TableName: table(), Item: { ...item, linked: delta }, ConditionExpression: 'attribute_not_exists(PK)' } },
-      guardPut(kind, slug, id),
-      ...recordTransactItems(kind, id, null, item),
+      guardPut(d.kind, slug, id),
+      ...kindCountItems(d.kind, null, item),
     ],
   };
+}
+
+/**
+ * POST /venues and /organizers: plans a create with validated parameters `p` — an existing match is reused
+ * (created false), else an id from `ids` and a free slug are taken — and returns the plan with every item of
+ * its transaction. `attempt` > 0 (planning again after a lost race) reads consistently and spreads slugs.
+ */
+export async function planLinked(kind: LinkedKind, p: Record<string, unknown>, ctx: RequestContext, ids: IdPool, attempt = 0):
+  Promise<{ plan: LinkedPlan; items: TransactItem[] }> {
+  const reads = new ReadSet(attempt > 0);
+  const d = draftOf(kind, p);
+  wantDraft(d, reads);
+  await reads.fetch();
+  wantMatches(d, reads);
+  await reads.fetch();
+  const plan = (await reuseOf(d, ctx, reads)) ?? (await createOf(d, ctx, (await ids.take('post', 1))[0]!, reads, attempt));
+  return { plan, items: [...plan.build(0), ...nameWrites([plan.names], reads)] };
 }
 
 /**
@@ -138,29 +202,4 @@ export async function validateInline(kind: LinkedKind, input: Record<string, unk
   }
   if (reasons.length) throw invalidParams({ [kind]: `${kind}: ${reasons.join('; ')}` });
   return out;
-}
-
-/**
- * New records planned for this request, so that one inline object given twice creates one record (and a
- * retried event write reuses the id it was given). Matches of existing records are planned afresh each time,
- * so a retry never works from a stale version.
- */
-const planned = new WeakMap<RequestContext, Map<string, LinkedPlan>>();
-
-/**
- * For event writes: validates an inline venue/organizer object and plans its creation or de-duplication.
- * `build(delta)` returns the conditional items for the event's transaction: for a new record its Put (with
- * `linked: delta`), slug guard and name items; for a reused one a single Update at the version read that writes
- * the other sent fields, bumps `v` and ADDs `delta` to `linked` (a ConditionCheck when there is nothing to
- * change at all). Nothing is written here.
- */
-export async function planInline(kind: LinkedKind, input: Record<string, unknown>, ctx: RequestContext): Promise<InlinePlan> {
-  const p = await validateInline(kind, input, ctx);
-  const key = `${kind}|${fold(String(p[kind]))}|${typeof p.description === 'string' ? fold(p.description) : ''}`;
-  let plans = planned.get(ctx);
-  if (!plans) planned.set(ctx, (plans = new Map()));
-  const plan = plans.get(key) ?? (await planLinked(kind, p, ctx));
-  if (plan.created) plans.set(key, plan);
-  const { id, created, build } = plan;
-  return { id, created, build };
 }

@@ -8,6 +8,7 @@ import type { RequestContext } from '../http/context.js';
 import { ApiError, forbidden, preconditionFailed } from '../http/errors.js';
 import { checkIfMatch, etagOf } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
+import { IdPool } from '../store/ids.js';
 import { getPost } from '../store/records.js';
 import { deletePost, LinkConflict, replacePost, VersionConflict, writeTransaction } from '../store/posts.js';
 import { findBySlug } from '../store/slugs.js';
@@ -57,12 +58,14 @@ const conflict = (kind: LinkedKind): ApiError =>
 
 /** POST /{kind}s: creates, or de-duplicates onto an existing record (201 either way, reference §10.2). */
 export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+  const ids = new IdPool();
   for (let attempt = 0; attempt < 5; attempt++) {
-    const plan = await planLinked(kind, ctx.params, ctx);
+    ids.restart();
+    const { plan, items } = await planLinked(kind, ctx.params, ctx, ids, attempt);
     try {
-      await writeTransaction(plan.build(0));
+      await writeTransaction(items);
     } catch (e) {
-      // A slug taken or a match changed between planning and writing: plan again.
+      // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
       if (e instanceof LinkConflict || e instanceof VersionConflict) continue;
       throw e;
     }

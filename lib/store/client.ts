@@ -15,6 +15,7 @@ function record(command: string, output: Record<string, unknown>): void {
   const meter = currentMeter();
   if (!meter) return;
   meter.requests += 1;
+  if (command === 'TransactWriteCommand' || command === 'TransactWriteItemsCommand') meter.transactions += 1;
   const consumed = output.ConsumedCapacity as Capacity | Capacity[] | undefined;
   const units = (Array.isArray(consumed) ? consumed : consumed ? [consumed] : []).reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
   if (READS.has(command)) meter.readUnits += units;

@@ -11,11 +11,13 @@ export interface Meter {
   writeUnits: number;
   /** Items DynamoDB evaluated (Query ScannedCount, BatchGet/Get items returned). */
   itemsRead: number;
+  /** TransactWriteItems requests (among `requests`). */
+  transactions: number;
 }
 
 const meters = new AsyncLocalStorage<Meter>();
 
-export const newMeter = (): Meter => ({ requests: 0, readUnits: 0, writeUnits: 0, itemsRead: 0 });
+export const newMeter = (): Meter => ({ requests: 0, readUnits: 0, writeUnits: 0, itemsRead: 0, transactions: 0 });
 /** Runs fn with a fresh meter; every DynamoDB call inside it is counted there. */
 export const withMeter = <T>(meter: Meter, fn: () => Promise<T>): Promise<T> => meters.run(meter, fn);
 

@@ -120,6 +120,19 @@ export async function createPost(kind: PostKind, item: Item & { id: number }, sl
   throw new ApiError(409, 'rest_conflict', 'The record could not be created because of concurrent changes; retry.');
 }
 
+/**
+ * One attempt at creating a record whose slug the caller's plan chose (lib/store/reads.ts): the record, its slug
+ * guard and `extra` in one transaction. False when a condition other than the record's own failed (the slug or a
+ * name taken meanwhile, a linked record changed or deleted) or a concurrent transaction got in the way: the
+ * caller plans again on fresh reads, which either succeeds or finds the reason to refuse (e.g. a deleted term).
+ */
+export async function createPlanned(kind: PostKind, stored: Item & { id: number; slug: string }, extra: TransactItem[]): Promise<boolean> {
+  const reasons = await transact([...postCreateItems(kind, stored), ...extra]);
+  if (!reasons) return true;
+  if (reasons[0] === 'ConditionalCheckFailed') throw new Error(`id ${stored.id} is already in use`);
+  return false;
+}
+
 /** Attributes maintained by ADD in other records' transactions; a record rewrite never touches them. */
 export const COUNTER_ATTRIBUTES = ['cnt', 'linked'] as const;
 

@@ -40,6 +40,8 @@ export default async function globalSetup(): Promise<void> {
     CALENDAR_TABLE_NAME: tableName,
     CALENDAR_SITE_URL: '',
     CALENDAR_JWT_ISSUER: '',
+    // Every response carries X-Calendar-Meter (DynamoDB requests of the call): tests guard request budgets with it.
+    CALENDAR_METER: '1',
   }, log);
   globalThis.__CALENDAR_TEST_SERVER__ = { pid: child.pid!, child };
   child.unref();

@@ -12,7 +12,9 @@ import type { RequestContext } from '../../lib/http/context.js';
 import { config } from '../../lib/config.js';
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { setClient } from '../../lib/store/client.js';
-import { planNewTerms, resolveTermNames } from '../../lib/terms/inline.js';
+import { planNewTerms, resolveTermNames, wantTermNames } from '../../lib/terms/inline.js';
+import { IdPool } from '../../lib/store/ids.js';
+import { ReadSet } from '../../lib/store/reads.js';
 import { foldName, nameGuardKey, newTermItem, reservedNames, termText, withDerived, type TermItem } from '../../lib/terms/item.js';
 import { nonEmpty, sortEntries, termPageLinks } from '../../lib/terms/list.js';
 import { serializeEventTerm, serializeTerm } from '../../lib/terms/serialize.js';
@@ -172,23 +174,34 @@ describe('with a mocked DynamoDB', () => {
 
   it('resolveTermNames: by slug, then by top-level name (any case), then by the slug of the name', async () => {
     withGuards({ 'SLUG#category#rock': 11, 'TERMNAME#category#0#jazz night': 12, 'SLUG#category#blues-band': 13 });
-    const { found, missing } = await resolveTermNames('category', ['Rock', 'JAZZ NIGHT', 'Blues Band', 'New One', 'new one', 'Rock', ' '], ctx());
+    const names = ['Rock', 'JAZZ NIGHT', 'Blues Band', 'New One', 'new one', 'Rock', ' '];
+    const reads = new ReadSet();
+    wantTermNames('category', names, reads);
+    await reads.fetch();
+    const { found, missing } = resolveTermNames('category', names, reads);
     expect([...found]).toEqual([['Rock', 11], ['JAZZ NIGHT', 12], ['Blues Band', 13]]);
     expect(missing).toEqual(['New One', 'new one', ' ']);
+    // One request for every name; a first planning pass reads eventually consistently, a second one consistently.
+    expect(ddb.commandCalls(BatchGetCommand)).toHaveLength(1);
+    const again = new ReadSet(true);
+    wantTermNames('category', names, again);
+    await again.fetch();
     const consistent = ddb.commandCalls(BatchGetCommand).map((c) => Object.values(c.args[0].input.RequestItems!)[0]!.ConsistentRead);
-    expect(consistent.every(Boolean)).toBe(true);
+    expect(consistent).toEqual([undefined, true]);
   });
 
-  it('planNewTerms: ids per name (case-insensitive duplicates share one), free distinct slugs, Put items, no writes', async () => {
+  it('planNewTerms: ids per name from one block (case-insensitive duplicates share one), free distinct slugs, Put items, no writes', async () => {
     let n = 100;
-    ddb.on(UpdateCommand).callsFake(() => ({ Attributes: { n: ++n } }));
+    ddb.on(UpdateCommand).callsFake((input) => ({ Attributes: { n: (n += Number(input.ExpressionAttributeValues[':count'])) } }));
     withGuards({ 'SLUG#tag#rock': 5 });
-    const { ids, items } = await planNewTerms('tag', ['Rock', 'rock ', 'Rock!', 'Jazz'], ctx('de'), 1);
+    const { ids, items, terms: created } = await planNewTerms('tag', ['Rock', 'rock ', 'Rock!', 'Jazz'], ctx('de'), 1, new IdPool(), new ReadSet());
     expect(ids).toEqual([101, 101, 102, 103]);
+    expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
     const puts = items.map((i) => i.Put!);
     expect(puts).toHaveLength(9);
     const terms = puts.filter((p) => p.Item!.SK === 'TERM').map((p) => p.Item as unknown as TermItem);
+    expect(created).toEqual(terms);
     expect(terms.map((t) => [t.id, t.slug, t.tr, t.lang0, t.cnt, t.parent])).toEqual([
       [101, 'rock-2', { de: { name: 'Rock' } }, 'de', 1, 0],
       [102, 'rock-3', { de: { name: 'Rock!' } }, 'de', 1, 0],
@@ -201,9 +214,9 @@ describe('with a mocked DynamoDB', () => {
   });
 
   it('planNewTerms rejects empty and over-long names with 400 naming the event parameter', async () => {
-    await expect(planNewTerms('category', ['  '], ctx(), 0)).rejects.toMatchObject({ status: 400, code: 'rest_invalid_param',
-      data: { params: { categories: expect.any(String) } } });
-    await expect(planNewTerms('tag', ['x'.repeat(1001)], ctx(), 0)).rejects.toMatchObject({ status: 400,
+    await expect(planNewTerms('category', ['  '], ctx(), 0, new IdPool(), new ReadSet())).rejects.toMatchObject({ status: 400,
+      code: 'rest_invalid_param', data: { params: { categories: expect.any(String) } } });
+    await expect(planNewTerms('tag', ['x'.repeat(1001)], ctx(), 0, new IdPool(), new ReadSet())).rejects.toMatchObject({ status: 400,
       data: { params: { tags: expect.any(String) } } });
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(0);
   });

@@ -1,0 +1,156 @@
+/**
+ * Event writes racing other writers, on the test harness's real DynamoDB (a table of this file's own): another
+ * request is run just before the event's TransactWriteItems, between the plan's reads and its write. The plan's
+ * decisions are conditions of the transaction, so the write plans again and ends as if it had come second:
+ * a deleted category or venue is a 400 naming the parameter (and nothing is stored), a slug or a venue name
+ * taken meanwhile is planned around or reused. Endless contention is a 409, never a 500.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { handler as categories } from '../../functions/categories.js';
+import { handler as events } from '../../functions/events.js';
+import { handler as venues } from '../../functions/venues.js';
+import { resetConfig } from '../../lib/config.js';
+import { ensureTable } from '../../lib/local/dynamodb-local.js';
+import { signLocalToken } from '../../lib/local/token-sign.js';
+import { setClient } from '../../lib/store/client.js';
+import { slugify } from '../../lib/text/slug.js';
+
+const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
+const withDb = endpoint ? describe : describe.skip;
+
+type Result = { status: number; json: any };
+const HANDLERS = { events, venues, categories } as const;
+
+withDb('event writes racing other writers (real DynamoDB)', () => {
+  const table = `races-${randomUUID().slice(0, 8)}`;
+  const secret = 'races-secret-0123456789abcdef0123456789';
+  const raw = new DynamoDBClient({ endpoint, region: process.env.AWS_REGION || 'local',
+    credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID || 'local', secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY || 'local' } });
+  const real = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
+
+  /** Runs once, just before the next TransactWriteItems any handler sends. */
+  let beforeNextTransaction: (() => Promise<unknown>) | null = null;
+  /** Every transaction is cancelled as DynamoDB cancels one that collides with another. */
+  let contention = false;
+  let transactions = 0;
+  const client = Object.create(real) as DynamoDBDocumentClient;
+  client.send = (async (command: Parameters<typeof real.send>[0]) => {
+    if (command instanceof TransactWriteCommand) {
+      transactions++;
+      const hook = beforeNextTransaction;
+      beforeNextTransaction = null;
+      if (hook) await hook();
+      if (contention) {
+        throw Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException',
+          CancellationReasons: command.input.TransactItems!.map((_, i) => ({ Code: i === 1 ? 'TransactionConflict' : 'None' })) });
+      }
+    }
+    return real.send(command as never);
+  }) as typeof real.send;
+
+  const saved = { ...process.env };
+  let token: string;
+  beforeAll(async () => {
+    Object.assign(process.env, { CALENDAR_TABLE_NAME: table, CALENDAR_JWT_SECRET: secret, CALENDAR_TIMEZONE: 'UTC', CALENDAR_SITE_URL: '',
+      CALENDAR_JWT_ISSUER: '' });
+    resetConfig();
+    await ensureTable(raw, table);
+    setClient(client);
+    token = await signLocalToken({ secret, role: 'editor', sub: 'races-editor' });
+  }, 60_000);
+
+  afterAll(async () => {
+    setClient(null);
+    process.env = saved;
+    resetConfig();
+    await raw.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
+    raw.destroy();
+  });
+
+  beforeEach(() => {
+    beforeNextTransaction = null;
+    contention = false;
+    transactions = 0;
+  });
+
+  async function call(group: keyof typeof HANDLERS, method: string, path: string, body?: unknown, query = ''): Promise<Result> {
+    const rawPath = `/calendar/events/v1${path}`;
+    const res = await HANDLERS[group]({
+      version: '2.0', routeKey: '$default', rawPath, rawQueryString: query,
+      headers: { host: 'api.example.com', 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body), isBase64Encoded: false,
+      requestContext: { accountId: '1', apiId: 'a', domainName: 'api.example.com', domainPrefix: 'api', requestId: randomUUID(),
+        routeKey: '$default', stage: '$default', time: '', timeEpoch: 0,
+        http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' } },
+    } as APIGatewayProxyEventV2, {} as Context) as { statusCode: number; body: string };
+    return { status: res.statusCode, json: JSON.parse(res.body) };
+  }
+
+  const uid = () => randomUUID().slice(0, 8);
+  const event = (extra: Record<string, unknown>) =>
+    call('events', 'POST', '/events', { title: `Race ${uid()}`, start_date: '2044-02-03 20:00:00', end_date: '2044-02-03 22:00:00', ...extra });
+  const created = (r: Result) => {
+    expect({ status: r.status, body: r.json }).toMatchObject({ status: 201 });
+    return r.json;
+  };
+  const venuesNamed = async (name: string): Promise<number> =>
+    (await call('venues', 'GET', '/venues', undefined, `search=${encodeURIComponent(name)}&status=publish`)).json.total;
+
+  it('a category deleted between plan and write → 400 rest_invalid_param (categories); nothing is stored', async () => {
+    const cat = created(await call('categories', 'POST', '/categories', { name: `Doomed ${uid()}` }));
+    const name = `Race hall ${uid()}`;
+    beforeNextTransaction = () => call('categories', 'DELETE', `/categories/${cat.id}`);
+    const res = await event({ venue: { venue: name }, categories: [cat.id] });
+    expect(res).toEqual({ status: 400, json: { code: 'rest_invalid_param', message: expect.any(String),
+      data: { status: 400, params: { categories: `categories: no category ${cat.id}` } } } });
+    expect((await call('categories', 'GET', `/categories/${cat.id}`)).status).toBe(404);
+    expect(await venuesNamed(name)).toBe(0);
+  });
+
+  it('a linked venue deleted between plan and write → 400 rest_invalid_param (venue)', async () => {
+    const venue = created(await call('venues', 'POST', '/venues', { venue: `Doomed hall ${uid()}` }));
+    beforeNextTransaction = () => call('venues', 'DELETE', `/venues/${venue.id}`, undefined, 'force=true');
+    const res = await event({ venue: venue.id });
+    expect(res.status).toBe(400);
+    expect(res.json.data.params).toEqual({ venue: `venue: no venue ${venue.id}` });
+  });
+
+  it('a slug taken between plan and write → planned again onto a free one', async () => {
+    const title = `Same title ${uid()}`;
+    let other: any;
+    beforeNextTransaction = async () => (other = created(await event({ title })));
+    const mine = created(await event({ title }));
+    expect(other.slug).toBe(slugify(title));
+    expect(mine.slug).toMatch(new RegExp(`^${slugify(title)}-[23]$`));
+  });
+
+  it('a venue of the same name created between plan and write → the event reuses it', async () => {
+    const name = `Raced hall ${uid()}`;
+    let other: any;
+    beforeNextTransaction = async () => (other = created(await call('venues', 'POST', '/venues', { venue: name })));
+    const ev = created(await event({ venue: { venue: name, city: 'Porto' } }));
+    expect(ev.venue).toMatchObject({ id: other.id, venue: name, city: 'Porto' });
+    expect(await venuesNamed(name)).toBe(1);
+  });
+
+  it('the matched venue changed between plan and write → both changes survive', async () => {
+    const venue = created(await call('venues', 'POST', '/venues', { venue: `Busy hall ${uid()}`, phone: '1' }));
+    beforeNextTransaction = () => call('venues', 'PATCH', `/venues/${venue.id}`, { city: 'Faro' });
+    const ev = created(await event({ venue: { venue: venue.venue, phone: '2' } }));
+    expect(ev.venue).toMatchObject({ id: venue.id, phone: '2', city: 'Faro' });
+    expect((await call('venues', 'GET', `/venues/${venue.id}`)).json).toMatchObject({ phone: '2', city: 'Faro' });
+  });
+
+  it('contention that does not end → 409 rest_conflict after a few plans; nothing is stored', async () => {
+    const name = `Contended hall ${uid()}`;
+    contention = true;
+    const res = await event({ venue: { venue: name } });
+    expect(res).toEqual({ status: 409, json: { code: 'rest_conflict', message: expect.any(String), data: { status: 409 } } });
+    expect(transactions).toBe(5);
+    contention = false;
+    expect(await venuesNamed(name)).toBe(0);
+  });
+});
