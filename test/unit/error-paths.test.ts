@@ -38,6 +38,7 @@ test.each(['ThrottlingException', 'ProvisionedThroughputExceededException', 'Req
   });
 
 test('a list whose index query is throttled → 503', async () => {
+  ddb.on(GetCommand).resolves({ Item: { PK: 'META', SK: 'EVENTS', years: new Set([2030]), durs: new Set([2]) } });
   ddb.on(QueryCommand).rejects(throttled('ThrottlingException'));
   const res = await invoke(event('/calendar/events/v1/events', 'start_date=2030-01-01&end_date=2030-02-01'));
   expect(res.statusCode).toBe(503);
