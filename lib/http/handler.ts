@@ -173,7 +173,7 @@ export function createGroupHandler(group: Group, operations: Record<string, Oper
 
 /** The response language even for errors raised before validation (contract §8: Content-Language on every response). */
 function languageOf(event: APIGatewayProxyEventV2): Language {
-  const q = /(?:^|&)translation_language=([^&]*)/.exec(event.rawQueryString ?? '')?.[1];
+  const q = (event.rawQueryString ?? '').split('&').find((pair) => pair.startsWith('translation_language='))?.slice(21);
   if (q === 'en' || q === 'de' || q === 'pt-pt') return q;
   const prefix = /^(?:\/[^/]+)?\/(en|de|pt-pt)\/calendar\//i.exec(event.rawPath ?? '')?.[1]?.toLowerCase();
   return (prefix as Language | undefined) ?? 'en';
