@@ -42,7 +42,7 @@ beforeAll(async () => {
   const started = await startLocalApi(root, {
     PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: ':memory:', CALENDAR_TIMEZONE: 'UTC',
     CALENDAR_JWT_SECRET: process.env.CALENDAR_TEST_JWT_SECRET!, CALENDAR_JWT_ISSUER: '', CALENDAR_SITE_URL: '',
-    DYNAMODB_ENDPOINT: endpoint, CALENDAR_TABLE_NAME: table,
+    DYNAMODB_ENDPOINT: endpoint, CALENDAR_TABLE_NAME: table, CALENDAR_METER: '1',
   }, createWriteStream(join(tmpdir(), `calendar-counted-${process.pid}.log`)));
   server = started.child;
   base = started.url;
@@ -97,6 +97,18 @@ describe('GET /events from counts on a seeded calendar', () => {
     const last = Math.ceil(want.length / 10);
     await expectList({}, want, [1, 2, 7, last]);
     expect((await get('/events', { page: last + 1 })).status).toBe(404);
+  });
+
+  it('reads a small part of the window: count items, not every event in it; deeper pages read further', async () => {
+    const itemsRead = async (query: Record<string, FormValue>) =>
+      Number(/items=(\d+)/.exec((await get('/events', query)).headers.get('x-calendar-meter') ?? '')?.[1]);
+    const w = defaultWindow(NOW);
+    const inWindow = events.filter((e) => !e.hidden && e.startUtc >= w.startFrom && e.startUtc <= w.endTo).length;
+    const first = await itemsRead({});
+    expect(first).toBeLessThan(inWindow / 2);
+    const deep = await itemsRead({ page: 10 });
+    expect(deep).toBeGreaterThan(first);
+    expect(deep - first).toBeLessThanOrEqual(2 * 9 * 10); // at most two index items per position skipped
   });
 
   it('an editor\'s default list holds every status but trash; a status filter narrows it', async () => {
