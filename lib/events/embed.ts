@@ -7,7 +7,7 @@ import { serializeLinked } from '../linked/serialize.js';
 import { postKey, termKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
 import { serializeEventTerm } from '../terms/serialize.js';
-import type { EventItem } from './item.js';
+import type { EventItem } from './record.js';
 import { noEmbeds, type Embedded } from './serialize.js';
 
 export async function loadEmbeds(items: EventItem[], ctx: RequestContext, opts: { jsonLd?: boolean } = {}): Promise<Embedded> {

@@ -11,8 +11,7 @@ import { contribution, linkTransactItems } from '../store/links.js';
 import type { TransactItem } from '../store/posts.js';
 import { resolveRefs } from '../store/refs.js';
 import { planNewTerms, resolveTermNames } from '../terms/inline.js';
-import type { EventItem } from './item.js';
-import { eventFacts } from './item.js';
+import { eventFacts, type EventItem } from './record.js';
 
 type LinkedInput = { clear?: true; id?: number; inline?: Record<string, unknown> };
 

@@ -4,7 +4,7 @@
  * records are fetched in full.
  */
 import { canEdit, canRead } from '../auth/access.js';
-import type { EventItem } from '../events/item.js';
+import type { EventItem } from '../events/record.js';
 import type { RequestContext } from '../http/context.js';
 import { listHeaders, type PageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
