@@ -2,9 +2,10 @@
 import { listEvents } from '../lib/events/list.js';
 import { createEvent, deleteEvent, getEvent, updateEvent } from '../lib/events/operations.js';
 import { createGroupHandler } from '../lib/http/handler.js';
+import { eventRoutes } from '../lib/routes/events.js';
 import { pipelineStore } from '../lib/store/pipeline.js';
 
-export const handler = createGroupHandler('events', {
+export const handler = createGroupHandler('events', eventRoutes, {
   'events.list': listEvents,
   'events.create': createEvent,
   'events.get': getEvent,

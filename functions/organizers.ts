@@ -2,5 +2,6 @@
 import { createGroupHandler } from '../lib/http/handler.js';
 import { pipelineStore } from '../lib/store/pipeline.js';
 import { linkedOperations } from '../lib/linked/handlers.js';
+import { organizerRoutes } from '../lib/routes/linked.js';
 
-export const handler = createGroupHandler('organizers', linkedOperations('organizer'), pipelineStore);
+export const handler = createGroupHandler('organizers', organizerRoutes, linkedOperations('organizer'), pipelineStore);

@@ -1,6 +1,7 @@
 /** Lambda handler for the /tags routes (logic in lib/terms/). */
 import { createGroupHandler } from '../lib/http/handler.js';
+import { tagRoutes } from '../lib/routes/terms.js';
 import { pipelineStore } from '../lib/store/pipeline.js';
 import { termOperations } from '../lib/terms/operations.js';
 
-export const handler = createGroupHandler('tags', termOperations('tag'), pipelineStore);
+export const handler = createGroupHandler('tags', tagRoutes, termOperations('tag'), pipelineStore);

@@ -2,5 +2,6 @@
 import { createGroupHandler } from '../lib/http/handler.js';
 import { pipelineStore } from '../lib/store/pipeline.js';
 import { linkedOperations } from '../lib/linked/handlers.js';
+import { venueRoutes } from '../lib/routes/linked.js';
 
-export const handler = createGroupHandler('venues', linkedOperations('venue'), pipelineStore);
+export const handler = createGroupHandler('venues', venueRoutes, linkedOperations('venue'), pipelineStore);

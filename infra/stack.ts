@@ -54,7 +54,7 @@ export const USER_GROUPS = [
 /**
  * Memory and timeout per function.
  * - Memory: Lambda allocates CPU in proportion to memory (1,769 MB = 1 vCPU). Cold starts are CPU-bound (parsing a
- *   few hundred KB of minified bundle: SDK, middy, jose, luxon, chrono); at 128-256 MB they take several times
+ *   few hundred KB of minified bundle: SDK, middy, jose, chrono, xss); at 128-256 MB they take several times
  *   longer, while warm requests mostly wait on DynamoDB. 1,024 MB (~0.6 vCPU) keeps cold starts short for the data
  *   functions at about $0.0000167 per GB-second on arm64, i.e. well under API Gateway's $1 per million requests
  *   for a typical 30-60 ms request. The root function only renders documents from static definitions: 512 MB.

@@ -8,7 +8,7 @@ import { serializeLinked } from '../linked/serialize.js';
 import { postKey, termKey } from '../store/keys.js';
 import { batchGet, type Item } from '../store/records.js';
 import { serializeEventTerm } from '../terms/serialize.js';
-import type { EventItem } from './item.js';
+import type { EventItem } from './record.js';
 import { noEmbeds, type Embedded } from './serialize.js';
 
 export interface EmbedOptions {

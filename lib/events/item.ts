@@ -1,58 +1,19 @@
-/** The stored event item (lib/store/README.md) and how a write request turns into one. */
+/** How a write request turns into a stored event item (the record itself: record.ts). */
 import { hashPassword } from '../auth/password.js';
 import { scaleStatus } from '../auth/access.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
 import { forbidden, invalidParam, ParamError } from '../http/errors.js';
 import type { PostStatus } from '../routes/common.js';
-import type { Language } from '../routes/types.js';
-import { eventStartSortKey, eventYearPartition, postKey } from '../store/keys.js';
-import type { LinkFacts } from '../store/links.js';
+import { postKey } from '../store/keys.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
-import { nowUtcWall, utcToWall, wallToUtc, type Wall } from '../time/format.js';
+import { nowUtcWall, wallToUtc, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
 import { planLinks, type PlannedLinks, type WritePlan } from './links.js';
-import type { PostRecord } from '../store/posts.js';
+import { indexKeys, type EventItem, type EventText } from './record.js';
 
-export interface EventText {
-  title?: string;
-  description?: string;
-  excerpt?: string;
-}
-
-export type EventItem = PostRecord<'event', EventText> & {
-  start: Wall;
-  end: Wall;
-  startUtc: Wall;
-  endUtc: Wall;
-  tz: string;
-  allDay: boolean;
-  cost: string[];
-  /** Absent when never set (reads as the permalink); "" when cleared. */
-  website?: string;
-  showMap: boolean;
-  showMapLink: boolean;
-  hidden: boolean;
-  sticky: boolean;
-  featured: boolean;
-  image?: string;
-  venue?: number;
-  organizers: number[];
-  categories: number[];
-  tags: number[];
-  /** scrypt hash of the read password. */
-  pw?: string;
-  GSI1PK?: string;
-  GSI1SK?: string;
-  GSI2PK?: string;
-  GSI2SK?: string;
-};
-
-/** The text of one field in a language, falling back to the record's first language (contract §8). */
-export function textOf(item: Pick<EventItem, 'tr' | 'lang0'>, lang: Language, field: keyof EventText): string {
-  return item.tr[lang]?.[field] ?? item.tr[item.lang0]?.[field] ?? '';
-}
+export { eventFacts, indexKeys, localDate, textOf, type EventItem, type EventText } from './record.js';
 
 function readDate(name: string, raw: unknown, tz: string): { local: Wall; utc: Wall } {
   try {
@@ -162,23 +123,3 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
   indexKeys(item);
   return { item, slugBase, links };
 }
-
-/** The facts relationship items and counters are derived from. */
-export const eventFacts = (e: EventItem): LinkFacts => ({
-  id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
-  hidden: e.hidden, venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
-});
-
-/** The byStart index entry: absent for events hidden from listings, so lists never read them. */
-export function indexKeys(item: EventItem): void {
-  if (item.hidden) {
-    delete item.GSI2PK;
-    delete item.GSI2SK;
-  } else {
-    item.GSI2PK = eventYearPartition(Number(item.startUtc.slice(0, 4)));
-    item.GSI2SK = eventStartSortKey(item.startUtc, item.id);
-  }
-}
-
-/** Post date in the site time zone. */
-export const localDate = (utc: Wall): Wall => utcToWall(utc, config().siteTimezone);

@@ -23,8 +23,7 @@ import type { ReadSet } from '../store/reads.js';
 import { checkNewTermNames, planNewTerms, resolveTermNames, wantTermNames } from '../terms/inline.js';
 import type { TermItem } from '../terms/item.js';
 import { embedKeys, embedsFrom } from './embed.js';
-import type { EventItem } from './item.js';
-import { eventFacts } from './item.js';
+import { eventFacts, type EventItem } from './record.js';
 import type { Embedded } from './serialize.js';
 
 type LinkedInput = { clear?: true; id?: number; inline?: Record<string, unknown> };

@@ -18,7 +18,7 @@ import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
 import { listWindow, type Bound, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
 import { loadEmbeds } from './embed.js';
-import { textOf, type EventItem } from './item.js';
+import { textOf, type EventItem } from './record.js';
 import { blankProtected, serializeEvent } from './serialize.js';
 
 /** Most selective first: one venue holds fewer events than a category usually does. */

@@ -4,7 +4,7 @@ import { htmlToText } from '../text/sanitize.js';
 import { dateDetails, isoWithOffset } from '../time/format.js';
 import { timezoneAbbr } from '../time/zones.js';
 import { costDetails, formatCost } from './cost.js';
-import { localDate, textOf, type EventItem } from './item.js';
+import { localDate, textOf, type EventItem } from './record.js';
 
 export type Json = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import { queryLinkedEvents, linkTransactItems, type LinkKind, type LinkFacts } f
 import { getPost } from '../store/records.js';
 import { postKey } from '../store/keys.js';
 import { rewriteItem, VersionConflict, writeTransaction } from '../store/posts.js';
-import { eventFacts, indexKeys, type EventItem } from './item.js';
+import { eventFacts, indexKeys, type EventItem } from './record.js';
 
 function without(item: EventItem, kind: LinkKind, id: number): EventItem {
   const next: EventItem = { ...item, v: item.v + 1, modifiedUtc: nowUtcWall() };

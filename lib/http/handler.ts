@@ -12,8 +12,8 @@ import { ApiError, forbidden, invalidParams, missingParams, noRoute, ParamError 
 import { parseRequest } from './request.js';
 import { CORS_HEADERS, json, type HttpResult } from './response.js';
 import type { RequestContext } from './context.js';
-import { allowedMethods, matchRoute, routeForPath, splitApiPath } from '../routes/match.js';
-import { LANGUAGES, NAMESPACE, type Capability, type Group, type Language } from '../routes/types.js';
+import { allowedMethods, routeMatcher, splitApiPath, type RouteMatcher } from '../routes/matcher.js';
+import { LANGUAGES, NAMESPACE, type Capability, type Group, type Language, type RouteSpec } from '../routes/types.js';
 import { newMeter, withMeter } from '../store/meter.js';
 import type { RefKind } from '../routes/types.js';
 
@@ -35,13 +35,13 @@ const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'contributor' | 'author' |
   manage_tags: 'editor',
 };
 
-async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations: Record<string, Operation>,
+async function dispatch(event: APIGatewayProxyEventV2, group: Group, routes: RouteMatcher, operations: Record<string, Operation>,
   store: PipelineStore | null, response: { lang: Language }): Promise<HttpResult> {
   const req = parseRequest(event);
   const api = splitApiPath(req.path);
   if (!api) throw noRoute();
   if (req.method === 'OPTIONS') {
-    const route = routeForPath(api.rel);
+    const route = routes.routeForPath(api.rel);
     if (!route) throw noRoute();
     const allow = allowedMethods(route).join(', ');
     return { statusCode: 204, headers: {
@@ -49,7 +49,7 @@ async function dispatch(event: APIGatewayProxyEventV2, group: Group, operations:
       'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, If-Match',
     }, body: '' };
   }
-  const match = matchRoute(api.rel, req.method);
+  const match = routes.matchRoute(api.rel, req.method);
   if (match instanceof ApiError) throw match;
   const handler = operations[match.operation.id];
   if (match.route.group !== group || !handler) {
@@ -148,15 +148,28 @@ function errorResult(error: unknown, requestId: string): HttpResult {
   });
 }
 
-/** Builds the Lambda handler of one route group from its operation implementations (keyed by operation id). */
-export function createGroupHandler(group: Group, operations: Record<string, Operation>, store: PipelineStore | null) {
+/**
+ * Builds the Lambda handler of one route group from its operation implementations (keyed by operation id).
+ * `routes` are the routes the function serves, and the only ones it matches: a group's own routes (API Gateway
+ * sends a function nothing else, and neither does the local server), or every route for the root function,
+ * which gets all other requests through $default (redirects to canonical paths, 405 for other methods).
+ */
+export function createGroupHandler(group: Group, routes: readonly RouteSpec[], operations: Record<string, Operation>,
+  store: PipelineStore | null) {
+  const foreign = routes.find((r) => r.group !== group);
+  if (group !== 'root' && foreign) throw new Error(`the ${group} function was given a route of ${foreign.group}: ${foreign.path}`);
+  const served = new Set(routes.flatMap((r) => (r.group === group ? r.operations.map((o) => o.id) : [])));
+  const unrouted = Object.keys(operations).filter((id) => !served.has(id));
+  if (unrouted.length) throw new Error(`the ${group} function implements operations none of its routes has: ${unrouted.join(', ')}`);
+  const matcher = routeMatcher(routes);
   return middy<APIGatewayProxyEventV2, HttpResult, Error, Context>().handler(async (event) => {
     const requestId = event.requestContext?.requestId ?? randomUUID();
     let result: HttpResult;
     const response = { lang: languageOf(event) };
     const meter = process.env.CALENDAR_METER === '1' ? newMeter() : null;
     try {
-      result = await (meter ? withMeter(meter, () => dispatch(event, group, operations, store, response)) : dispatch(event, group, operations, store, response));
+      result = await (meter ? withMeter(meter, () => dispatch(event, group, matcher, operations, store, response))
+        : dispatch(event, group, matcher, operations, store, response));
     } catch (error) {
       result = errorResult(error, requestId);
     }

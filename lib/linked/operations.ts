@@ -12,6 +12,7 @@ import { IdPool } from '../store/ids.js';
 import { getPost } from '../store/records.js';
 import { deletePost, LinkConflict, replacePost, VersionConflict, writeTransaction } from '../store/posts.js';
 import { findBySlug } from '../store/slugs.js';
+import { unlinkEverywhere } from '../events/unlink.js';
 import { nowUtcWall } from '../time/format.js';
 import { planLinked } from './inline.js';
 import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
@@ -93,16 +94,6 @@ async function withRetry<T>(kind: LinkedKind, ctx: RequestContext, fn: () => Pro
       if (attempt >= 3) throw conflict(kind);
     }
   }
-}
-
-/**
- * Removes the record from every event that links to it (reference §10.5). Imported lazily: the event write
- * path imports this module's planning code (lib/linked/inline.ts), so a static import of the event modules here
- * would make the module graph circular.
- */
-async function unlinkEverywhere(kind: LinkedKind, id: number): Promise<void> {
-  const events = await import('../events/unlink.js');
-  await events.unlinkEverywhere(kind, id);
 }
 
 const baseSlug = (item: LinkedItem): string => item.slugBeforeTrash ?? item.slug.replace(/__trashed(-\d+)?$/, '');

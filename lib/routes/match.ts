@@ -1,54 +1,13 @@
-import { methodNotAllowed, noRoute, type ApiError } from '../http/errors.js';
+/** Matching over every route of the interface (the root function, the local server, the CDK routes, tests). */
 import { ROUTES } from './all.js';
-import { LANGUAGES, NAMESPACE, type Language, type Method, type OperationSpec, type RouteSpec } from './types.js';
+import { routeMatcher } from './matcher.js';
 
-export interface RouteMatch {
-  route: RouteSpec;
-  operation: OperationSpec;
-  pathParams: Record<string, string>;
-}
+export { allowedMethods, splitApiPath, type RouteMatch } from './matcher.js';
 
-const API_PATH = new RegExp(`^(?:/(${LANGUAGES.join('|')}))?/${NAMESPACE}(/.*)?$`, 'i');
-
-/** "/de/calendar/events/v1/events/3" → {prefix: "de", rel: "/events/3"}; null when outside the API. */
-export function splitApiPath(path: string): { prefix: Language | null; rel: string } | null {
-  const m = API_PATH.exec(path);
-  if (!m) return null;
-  const rel = (m[2] ?? '/').replace(/\/+$/, '') || '/';
-  return { prefix: (m[1]?.toLowerCase() as Language | undefined) ?? null, rel };
-}
-
-const compiled = ROUTES.map((route) => {
-  const names: string[] = [];
-  const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    names.push(name);
-    return name === 'id' ? '(\\d+)' : '([^/]+)';
-  });
-  return { route, names, re: new RegExp(`^${source}$`, 'i') };
-});
+const all = routeMatcher(ROUTES);
 
 /** Finds the operation for a path relative to the API root; 404 unknown path, 405 known path with another method. */
-export function matchRoute(rel: string, method: string): RouteMatch | ApiError {
-  for (const { route, names, re } of compiled) {
-    const m = re.exec(rel);
-    if (!m) continue;
-    const lookup = method === 'HEAD' ? 'GET' : method;
-    const operation = route.operations.find((o) => o.method === (lookup as Method));
-    if (!operation) return methodNotAllowed(allowedMethods(route));
-    const pathParams: Record<string, string> = {};
-    try {
-      names.forEach((n, i) => (pathParams[n] = decodeURIComponent(m[i + 1]!)));
-    } catch {
-      return noRoute(); // a malformed %-escape cannot name a record
-    }
-    return { route, operation, pathParams };
-  }
-  return noRoute();
-}
-
-export const allowedMethods = (route: RouteSpec): string[] => [...new Set(route.operations.map((o) => o.method)), 'OPTIONS'];
+export const matchRoute = all.matchRoute;
 
 /** The route whose path matches, whatever the method (CORS preflight). */
-export function routeForPath(rel: string): RouteSpec | null {
-  return compiled.find(({ re }) => re.test(rel))?.route ?? null;
-}
+export const routeForPath = all.routeForPath;

@@ -1,13 +1,7 @@
-import { DateTime } from 'luxon';
-import { toLuxonZone } from './zones.js';
+import { utcDateOf, utcWallOf, WALL_RE, wallParts, type Wall, type WallParts } from './wall.js';
+import { zoneOf, type Zone } from './zones.js';
 
-/** A wall-clock time, 'YYYY-MM-DD HH:MM:SS', in a zone given alongside it (or UTC). */
-export type Wall = string;
-
-export const WALL_FORMAT = 'yyyy-MM-dd HH:mm:ss';
-const WALL_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
-export interface WallParts { year: number; month: number; day: number; hour: number; minute: number; second: number }
+export type { Wall, WallParts } from './wall.js';
 
 export interface DateDetails { year: string; month: string; day: string; hour: string; minutes: string; seconds: string }
 
@@ -19,45 +13,100 @@ export function dateDetails(wall: Wall): DateDetails {
   return { year, month, day, hour, minutes, seconds };
 }
 
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** '+01:00' for 60 minutes, '-03:30' for -210 (seconds of historical offsets dropped, as luxon did). */
+function isoOffset(minutes: number): string {
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${String(Math.trunc(abs / 60)).padStart(2, '0')}:${String(Math.trunc(abs % 60)).padStart(2, '0')}`;
+}
+
 /**
- * The instant a wall-clock time denotes in tz.
- * DST gap (clocks jump forward, e.g. 02:30 on a spring-forward night): luxon's default, the time is moved
- * forward by the length of the gap (02:30 -> 03:30 daylight time).
- * DST overlap (clocks go back, 01:30 happens twice): the first occurrence (daylight time), as PHP does.
- * Luxon alone picks by the offset in force *today*, so we choose explicitly to stay deterministic.
+ * An instant read in a time zone: what parseInstant and wallClockIn return. `wall` is its wall clock in the
+ * zone as the UTC fields of a Date (so date-fns can do calendar arithmetic on it in UTC, free of DST); the
+ * accessors zoneName, year, millisecond and toISO() are those the code used when this was a luxon DateTime.
  */
-export function wallClockIn(parts: WallParts, tz: string): DateTime {
-  const dt = DateTime.fromObject({ ...parts, millisecond: 0 }, { zone: toLuxonZone(tz) });
-  if (!dt.isValid) return dt;
-  const [first] = dt.getPossibleOffsets().sort((a, b) => a.toMillis() - b.toMillis());
-  return first ?? dt;
+export class ZonedTime {
+  /** The offset from UTC in minutes at this instant. */
+  readonly offset: number;
+
+  constructor(readonly ms: number, readonly zone: Zone) {
+    this.offset = zone.offset(ms);
+  }
+
+  getTime(): number { return this.ms; }
+
+  /** The wall clock in the zone, as the UTC fields of a Date. */
+  get wall(): Date { return new Date(this.ms + this.offset * MINUTE_MS); }
+
+  /** The normalised zone name: 'Europe/Berlin', 'UTC+5:30'. */
+  get zoneName(): string { return this.zone.name; }
+
+  get year(): number { return this.wall.getUTCFullYear(); }
+
+  get millisecond(): number { return this.wall.getUTCMilliseconds(); }
+
+  /** '2025-03-01T21:00:00.000+01:00': the wall clock with its offset. */
+  toISO(): string { return `${this.wall.toISOString().slice(0, -1)}${isoOffset(this.offset)}`; }
 }
 
-function parseWall(wall: Wall, tz: string): DateTime {
-  const utc = WALL_RE.test(wall) ? DateTime.fromFormat(wall, WALL_FORMAT, { zone: 'utc' }) : undefined;
-  if (!utc?.isValid) throw new Error(`not a wall-clock time: ${wall}`);
-  const { year, month, day, hour, minute, second } = utc;
-  return wallClockIn({ year, month, day, hour, minute, second }, tz);
+const zoneOfArg = (tz: string | Zone): Zone => (typeof tz === 'string' ? zoneOf(tz) : tz);
+
+/**
+ * The instant a wall-clock time denotes in tz; undefined when the fields name no calendar time (30 February).
+ * The wall time is read under the offsets the zone has a day before and a day after it (a zone changes its
+ * offset at most once in that span); a reading is real when the zone has that offset at the instant it gives.
+ * DST overlap (clocks go back, 01:30 happens twice): both readings are real; the first occurrence (daylight
+ * time), as PHP does.
+ * DST gap (clocks jump forward, e.g. 02:30 on a spring-forward night): neither is real; the time is read with the
+ * offset before the gap, which moves it forward by the length of the gap (02:30 -> 03:30 daylight time).
+ * Offsets come from Intl through @date-fns/tz (lib/time/zones.ts), to the second for historical local mean time.
+ */
+export function wallClockIn(parts: WallParts, tz: string | Zone): ZonedTime | undefined {
+  const wall = utcDateOf(parts)?.getTime();
+  if (wall === undefined) return undefined;
+  const zone = zoneOfArg(tz);
+  if (zone.fixed) return new ZonedTime(wall - zone.offset(wall) * MINUTE_MS, zone);
+  const before = zone.offset(wall - DAY_MS);
+  const after = zone.offset(wall + DAY_MS);
+  const readings = (before === after ? [before] : [before, after])
+    .map((offset) => ({ offset, at: wall - offset * MINUTE_MS }))
+    .filter(({ offset, at }) => zone.offset(at) === offset)
+    .map(({ at }) => at);
+  return new ZonedTime(readings.length ? Math.min(...readings) : wall - before * MINUTE_MS, zone);
 }
 
-/** Format a DateTime as a wall string in its own zone. */
-export function toWall(dt: DateTime): Wall {
-  return dt.toFormat(WALL_FORMAT);
+/** The same instant read in another zone. */
+export const inZone = (at: Date | ZonedTime, tz: string | Zone): ZonedTime => new ZonedTime(at.getTime(), zoneOfArg(tz));
+
+/** Format an instant as a wall string: a ZonedTime in its own zone, a plain Date in UTC. */
+export function toWall(at: Date | ZonedTime): Wall {
+  return utcWallOf(at instanceof ZonedTime ? at.wall : at);
+}
+
+/** The instant of a wall string in tz; malformed walls are a programming error here. */
+function parseWall(wall: Wall, tz: string | Zone): ZonedTime {
+  const parts = wallParts(wall);
+  const at = parts && wallClockIn(parts, tz);
+  if (!at) throw new Error(`not a wall-clock time: ${wall}`);
+  return at;
 }
 
 export function wallToUtc(wall: Wall, tz: string): Wall {
-  return toWall(parseWall(wall, tz).toUTC());
+  return toWall(new Date(parseWall(wall, tz).ms));
 }
 
 export function utcToWall(utcWall: Wall, tz: string): Wall {
-  return toWall(parseWall(utcWall, 'UTC').setZone(toLuxonZone(tz)));
+  return toWall(inZone(parseWall(utcWall, 'UTC'), tz));
 }
 
 /** '2025-03-01T20:00:00+01:00' (UTC gives '+00:00'), for schema.org json_ld. */
 export function isoWithOffset(wall: Wall, tz: string): string {
-  return parseWall(wall, tz).toFormat("yyyy-MM-dd'T'HH:mm:ssZZ");
+  const at = parseWall(wall, tz);
+  return `${at.wall.toISOString().slice(0, 19)}${isoOffset(at.offset)}`;
 }
 
 export function nowUtcWall(now: Date = new Date()): Wall {
-  return toWall(DateTime.fromJSDate(now, { zone: 'utc' }));
+  return toWall(now);
 }

@@ -14,10 +14,11 @@
  *   origin shifts the strict default start by the site offset twice, which we do not copy).
  * Bounds on the same side combine by intersection: the stricter one wins.
  */
-import { DateTime } from 'luxon';
-import { toWall, type Wall } from './format.js';
+import { UTCDateMini } from '@date-fns/utc/date/mini';
+import { addDays, addMonths, addSeconds, set, subDays } from 'date-fns';
+import { inZone, toWall, wallClockIn, type Wall, type ZonedTime } from './format.js';
 import { parseInstant } from './parse.js';
-import { toLuxonZone } from './zones.js';
+import { zoneOf, type Zone } from './zones.js';
 
 export interface DateFilterInput {
   start_date?: unknown; end_date?: unknown;
@@ -63,16 +64,29 @@ function stricter(current: Bound | undefined, next: Bound, slot: Slot): Bound {
   return isMin === next.utc > current.utc ? next : current;
 }
 
+/** Calendar arithmetic is done on the UTC clock (no DST there), whatever the machine's zone: date-fns on a UTCDate. */
+const onUtcClock = (at: Date): Date => new UTCDateMini(at.getTime());
+
+/** 00:00:00 of the day whose wall clock (as UTC fields) is given: the first 00:00 if it happens twice, 01:00 if skipped. */
+function startOfDay(wall: Date, zone: Zone): ZonedTime {
+  return wallClockIn({ year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate(), hour: 0, minute: 0, second: 0 }, zone)!;
+}
+
+/** The last whole second of the day: 23:59:59, the second before the next day starts in the zone. */
+function endOfDay(wall: Date, zone: Zone): ZonedTime {
+  return inZone(addSeconds(new Date(startOfDay(addDays(onUtcClock(wall), 1), zone).ms), -1), zone);
+}
+
 export function listWindow(input: DateFilterInput, siteTz: string, now: Date = new Date()): ListWindow {
-  const zone = toLuxonZone(siteTz);
-  const values: Partial<Record<DateFilterKey, DateTime>> = {};
+  const zone = zoneOf(siteTz);
+  const values: Partial<Record<DateFilterKey, ZonedTime>> = {};
   for (const key of KEYS) {
     if (input[key] !== undefined) values[key] = parseInstant(input[key], siteTz, now);
   }
   if (!RELATIVE_KEYS.some((key) => input[key] !== undefined)) {
-    const utcNow = DateTime.fromJSDate(now, { zone: 'utc' });
-    values.start_date ??= utcNow.minus({ days: 1 }).set({ hour: 23, minute: 59, second: 0, millisecond: 0 }).setZone(zone);
-    values.end_date ??= utcNow.plus({ months: 24 }).startOf('second').setZone(zone);
+    const utcNow = onUtcClock(new Date(Math.floor(now.getTime() / 1000) * 1000));
+    values.start_date ??= inZone(set(subDays(utcNow, 1), { hours: 23, minutes: 59, seconds: 0 }), zone);
+    values.end_date ??= inZone(addMonths(utcNow, 24), zone);
   }
 
   const window: ListWindow = { echo: {} };
@@ -80,9 +94,9 @@ export function listWindow(input: DateFilterInput, siteTz: string, now: Date = n
     const value = values[key];
     if (!value) continue;
     const { slot, inclusive, round } = RULES[key];
-    const bound = input.strict ? value : value[round]('day').startOf('second');
+    const bound = input.strict ? value : round === 'startOf' ? startOfDay(value.wall, zone) : endOfDay(value.wall, zone);
     window.echo[key] = toWall(bound);
-    window[slot] = stricter(window[slot], { utc: toWall(bound.toUTC()), inclusive }, slot);
+    window[slot] = stricter(window[slot], { utc: toWall(new Date(bound.ms)), inclusive }, slot);
   }
   return window;
 }

@@ -1,23 +1,31 @@
-import * as chrono from 'chrono-node';
-import { DateTime, FixedOffsetZone } from 'luxon';
+import { casual } from 'chrono-node';
 import { ParamError } from '../http/errors.js';
-import { toWall, wallClockIn, type Wall } from './format.js';
-import { toLuxonZone } from './zones.js';
+import { toWall, wallClockIn, ZonedTime, type Wall } from './format.js';
+import { fixedZone, zoneOf, type Zone } from './zones.js';
 
 const DATE_REASON = "must be a date such as 2025-03-01 20:00, a Unix timestamp or a phrase such as 'tomorrow 9am'";
 
 // Wall clock in the target zone: 'YYYY-MM-DD', 'YYYY-MM-DD HH:MM[:SS[.fff]]', with ' ' or 'T'.
 const LOCAL_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?$/i;
 // The same with 'Z' or a numeric offset: an instant.
-const OFFSET_RE = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)$/i;
+const OFFSET_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:(Z)|([+-])([01]\d|2[0-3])(?::?([0-5]\d))?)$/i;
 
-function fromTimestamp(seconds: number, tz: string): DateTime | undefined {
-  return Number.isSafeInteger(seconds) ? DateTime.fromSeconds(seconds, { zone: toLuxonZone(tz) }) : undefined;
+type Instant = Date | ZonedTime;
+
+function fromTimestamp(seconds: number): Instant | undefined {
+  return Number.isSafeInteger(seconds) ? new Date(seconds * 1000) : undefined;
 }
 
-function fromLocal(m: RegExpExecArray, tz: string): DateTime {
+/** Number fields of a regex match; absent optional groups are 0. */
+const fields = (m: RegExpExecArray) => {
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map((v) => Number(v ?? 0)) as [number, number, number, number, number, number];
-  return wallClockIn({ year, month, day, hour, minute, second }, tz);
+  return { year, month, day, hour, minute, second };
+};
+
+function fromOffset(m: RegExpExecArray): Instant | undefined {
+  const [zulu, sign, hours, minutes] = m.slice(7, 11);
+  const offset = zulu ? 0 : (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes ?? 0));
+  return wallClockIn(fields(m), fixedZone(offset));
 }
 
 /**
@@ -25,9 +33,8 @@ function fromLocal(m: RegExpExecArray, tz: string): DateTime {
  * phrase. A phrase naming only a day ('tomorrow', 'next monday') means 00:00 of it, like PHP strtotime;
  * durations ('+2 weeks', '-1 day', 'in 3 days') keep the time of day (wall clock, so across DST too).
  */
-function fromPhrase(text: string, tz: string, now: Date): DateTime | undefined {
-  const zone = toLuxonZone(tz);
-  const results = chrono.casual.parse(text, { instant: now, timezone: zone.offset(now.getTime()) });
+function fromPhrase(text: string, zone: Zone, now: Date): Instant | undefined {
+  const results = casual.parse(text, { instant: now, timezone: zone.offset(now.getTime()) });
   const [r] = results;
   if (results.length !== 1 || !r || r.index !== 0 || r.text.length !== text.length || r.end) return undefined;
   const c = r.start;
@@ -43,22 +50,23 @@ function fromPhrase(text: string, tz: string, now: Date): DateTime | undefined {
   // A certain offset comes from the text ('9am EST') or from chrono's own instant arithmetic ('now',
   // 'in 3 hours'): those components are wall clock at that fixed offset.
   const offset = c.isCertain('timezoneOffset') ? c.get('timezoneOffset') : null;
-  if (offset !== null) return DateTime.fromObject(parts, { zone: FixedOffsetZone.instance(offset) });
-  return wallClockIn(parts, tz);
+  if (offset !== null) return wallClockIn(parts, fixedZone(offset));
+  return wallClockIn(parts, zone);
 }
 
-function parseAny(raw: unknown, tz: string, now: Date): DateTime | undefined {
-  if (typeof raw === 'number') return fromTimestamp(raw, tz);
+function parseAny(raw: unknown, zone: Zone, now: Date): Instant | undefined {
+  if (typeof raw === 'number') return fromTimestamp(raw);
   if (typeof raw !== 'string') return undefined;
   const text = raw.trim();
   if (text === '' || text.length > 100) return undefined;
-  if (/^-?\d+$/.test(text)) return fromTimestamp(Number(text), tz);
+  if (/^-?\d+$/.test(text)) return fromTimestamp(Number(text));
   const local = LOCAL_RE.exec(text);
-  if (local) return fromLocal(local, tz);
-  if (OFFSET_RE.test(text)) return DateTime.fromISO(text.replace(' ', 'T'), { setZone: true });
+  if (local) return wallClockIn(fields(local), zone);
+  const offset = OFFSET_RE.exec(text);
+  if (offset) return fromOffset(offset);
   // ISO-shaped input that failed the patterns above is malformed; chrono would be too lenient (offset +25:00).
   if (/^\d{4}-\d{2}-\d{2}T/i.test(text)) return undefined;
-  return fromPhrase(text, tz, now);
+  return fromPhrase(text, zone, now);
 }
 
 /**
@@ -67,15 +75,17 @@ function parseAny(raw: unknown, tz: string, now: Date): DateTime | undefined {
  * (converted into tz) and English phrases ('tomorrow 9am', 'next monday', '+2 weeks'). Else ParamError.
  * Phrases use the process's clock arithmetic (chrono); the server runs in UTC.
  */
-export function parseInstant(raw: unknown, tz: string, now: Date = new Date()): DateTime {
-  const zone = toLuxonZone(tz);
-  const dt = parseAny(raw, tz, now)?.setZone(zone).startOf('second');
-  if (!dt?.isValid || dt.year < 1 || dt.year > 9999) throw new ParamError(DATE_REASON);
+export function parseInstant(raw: unknown, tz: string, now: Date = new Date()): ZonedTime {
+  const zone = zoneOf(tz);
+  const ms = parseAny(raw, zone, now)?.getTime();
+  // Whole seconds (the start of the second, also before 1970).
+  const dt = ms === undefined || Number.isNaN(ms) ? undefined : new ZonedTime(Math.floor(ms / 1000) * 1000, zone);
+  if (!dt || !(dt.year >= 1 && dt.year <= 9999)) throw new ParamError(DATE_REASON);
   return dt;
 }
 
 /** An event start/end/date value as wall clock in the event's tz plus its UTC wall clock (contract §6). */
 export function parseWriteDate(raw: unknown, tz: string, now: Date = new Date()): { local: Wall; utc: Wall } {
   const dt = parseInstant(raw, tz, now);
-  return { local: toWall(dt), utc: toWall(dt.toUTC()) };
+  return { local: toWall(dt), utc: toWall(new Date(dt.ms)) };
 }

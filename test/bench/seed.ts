@@ -13,9 +13,8 @@ import { eventCreateExtras } from '../../lib/events/operations.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
 import { counterKey, postKey } from '../../lib/store/keys.js';
 import { postCreateItems, withSlug, type TransactItem } from '../../lib/store/posts.js';
-import type { Zone } from 'luxon';
 import { wallToUtc } from '../../lib/time/format.js';
-import { toLuxonZone } from '../../lib/time/zones.js';
+import { zoneOf, type Zone } from '../../lib/time/zones.js';
 import { pool, Rng, sleep, Zipf, type KeepAliveClient } from './common.js';
 
 export type Item = Record<string, unknown>;
@@ -241,7 +240,7 @@ const utcWallNow = (now: Date) => wallOf(Math.floor(now.getTime() / 1000) * 1000
 const wallMs = (wall: string): number => Date.parse(`${wall.replace(' ', 'T')}Z`);
 
 /**
- * wallToUtc (the product's conversion) made cheap for bulk use: the zone (lib/time/zones.ts toLuxonZone) is resolved
+ * wallToUtc (the product's conversion) made cheap for bulk use: the zone (lib/time/zones.ts zoneOf) is resolved
  * once per name, and its offset taken once per day at noon and applied to walls from 04:00 on (time-zone
  * transitions happen at night); earlier walls go through wallToUtc one by one.
  */
@@ -254,7 +253,7 @@ export function makeUtcConverter(): (wall: string, tz: string) => string {
     let offset = offsets.get(key);
     if (offset === undefined) {
       let zone = zones.get(tz);
-      if (!zone) zones.set(tz, (zone = toLuxonZone(tz)));
+      if (!zone) zones.set(tz, (zone = zoneOf(tz)));
       const noon = wallMs(`${wall.slice(0, 10)} 12:00:00`);
       const guess = noon - zone.offset(noon) * 60_000;
       offsets.set(key, (offset = zone.offset(guess) * 60_000));

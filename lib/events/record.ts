@@ -1,0 +1,71 @@
+/**
+ * The stored event record (lib/store/README.md) and what is derived from it alone: its text in a language, the
+ * facts its relationship items come from, its index keys, its dates in the site zone. Kept apart from the write
+ * path (item.ts), which pulls in date parsing, HTML sanitising and the planning of linked records: the functions
+ * that only rewrite events they unlink a record from (venues, organizers, categories, tags) import this module.
+ */
+import { config } from '../config.js';
+import type { Language } from '../routes/types.js';
+import { eventStartSortKey, eventYearPartition } from '../store/keys.js';
+import type { LinkFacts } from '../store/links.js';
+import type { PostRecord } from '../store/posts.js';
+import { utcToWall, type Wall } from '../time/format.js';
+
+export interface EventText {
+  title?: string;
+  description?: string;
+  excerpt?: string;
+}
+
+export type EventItem = PostRecord<'event', EventText> & {
+  start: Wall;
+  end: Wall;
+  startUtc: Wall;
+  endUtc: Wall;
+  tz: string;
+  allDay: boolean;
+  cost: string[];
+  /** Absent when never set (reads as the permalink); "" when cleared. */
+  website?: string;
+  showMap: boolean;
+  showMapLink: boolean;
+  hidden: boolean;
+  sticky: boolean;
+  featured: boolean;
+  image?: string;
+  venue?: number;
+  organizers: number[];
+  categories: number[];
+  tags: number[];
+  /** scrypt hash of the read password. */
+  pw?: string;
+  GSI1PK?: string;
+  GSI1SK?: string;
+  GSI2PK?: string;
+  GSI2SK?: string;
+};
+
+/** The text of one field in a language, falling back to the record's first language (contract §8). */
+export function textOf(item: Pick<EventItem, 'tr' | 'lang0'>, lang: Language, field: keyof EventText): string {
+  return item.tr[lang]?.[field] ?? item.tr[item.lang0]?.[field] ?? '';
+}
+
+/** The facts relationship items and counters are derived from. */
+export const eventFacts = (e: EventItem): LinkFacts => ({
+  id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
+  hidden: e.hidden, venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
+});
+
+/** The byStart index entry: absent for events hidden from listings, so lists never read them. */
+export function indexKeys(item: EventItem): void {
+  if (item.hidden) {
+    delete item.GSI2PK;
+    delete item.GSI2SK;
+  } else {
+    item.GSI2PK = eventYearPartition(Number(item.startUtc.slice(0, 4)));
+    item.GSI2SK = eventStartSortKey(item.startUtc, item.id);
+  }
+}
+
+/** Post date in the site time zone. */
+export const localDate = (utc: Wall): Wall => utcToWall(utc, config().siteTimezone);
