@@ -98,7 +98,12 @@ export function wallToUtc(wall: Wall, tz: string): Wall {
 }
 
 export function utcToWall(utcWall: Wall, tz: string): Wall {
-  return toWall(inZone(parseWall(utcWall, 'UTC'), tz));
+  const zone = zoneOf(tz);
+  if (zone.name === 'UTC') {
+    const parts = wallParts(utcWall);
+    if (parts && utcDateOf(parts)) return utcWall; // a valid UTC wall is its own answer
+  }
+  return toWall(inZone(parseWall(utcWall, 'UTC'), zone));
 }
 
 /** '2025-03-01T20:00:00+01:00' (UTC gives '+00:00'), for schema.org json_ld. */

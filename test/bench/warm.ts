@@ -113,20 +113,34 @@ export class MemoryTable {
     let list = parts.get(String(values[m[2]!])) ?? [];
     const sortCond = m[3]?.trim();
     if (sortCond) {
-      let test: (v: string) => boolean;
+      // The partition is sorted by the sort key: a condition is a slice between two binary searches.
+      const sk = (i: Item) => String(i[def.sk]);
+      const firstWhere = (pred: (v: string) => boolean) => {
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (pred(sk(list[mid]!))) hi = mid;
+          else lo = mid + 1;
+        }
+        return lo;
+      };
+      let range: [number, number];
       let s: RegExpExecArray | null;
       if ((s = /^(#?\w+)\s+BETWEEN\s+(:\w+)\s+AND\s+(:\w+)$/i.exec(sortCond))) {
         const [lo, hi] = [String(values[s[2]!]), String(values[s[3]!])];
-        test = (v) => v >= lo && v <= hi;
+        range = [firstWhere((v) => v >= lo), firstWhere((v) => v > hi)];
       } else if ((s = /^begins_with\(\s*(#?\w+)\s*,\s*(:\w+)\s*\)$/i.exec(sortCond))) {
         const prefix = String(values[s[2]!]);
-        test = (v) => v.startsWith(prefix);
+        range = [firstWhere((v) => v >= prefix), firstWhere((v) => v > prefix && !v.startsWith(prefix))];
       } else if ((s = /^(#?\w+)\s*(>=|<=|<|>|=)\s*(:\w+)$/.exec(sortCond))) {
         const [op, x] = [s[2]!, String(values[s[3]!])];
-        test = (v) => (op === '>=' ? v >= x : op === '<=' ? v <= x : op === '<' ? v < x : op === '>' ? v > x : v === x);
+        const from = op === '>=' || op === '=' ? firstWhere((v) => v >= x) : op === '>' ? firstWhere((v) => v > x) : 0;
+        const to = op === '<=' || op === '=' ? firstWhere((v) => v > x) : op === '<' ? firstWhere((v) => v >= x) : list.length;
+        range = [from, to];
       } else throw new UnsupportedCommand(`MemoryTable: sort key condition "${sortCond}"`);
       if (nameOf(s[1]!) !== def.sk) throw new UnsupportedCommand(`MemoryTable: "${sortCond}" is not on the sort key ${def.sk}`);
-      list = list.filter((i) => test(String(i[def.sk])));
+      list = list.slice(range[0], Math.max(range[0], range[1]));
     }
     if (input.ScanIndexForward === false) list = [...list].reverse();
     if (input.ExclusiveStartKey) {
