@@ -2,6 +2,7 @@
  * Bearer-token authentication (contract §4): HS256 with CALENDAR_JWT_SECRET locally, RS256 from the Cognito
  * user pool's JWKS when CALENDAR_JWT_ISSUER is set. Verification is jose's; nothing here is hand-rolled crypto.
  */
+import { webcrypto } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.js';
 import { invalidToken } from '../http/errors.js';
@@ -9,13 +10,14 @@ import type { Caller } from '../http/context.js';
 import { roleFromGroups } from './roles.js';
 
 let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
-let secretKey: Uint8Array | null = null;
+/** The HS256 key, imported into WebCrypto once: given raw bytes, jose would import them on every verification. */
+let secretKey: Promise<webcrypto.CryptoKey> | null = null;
 
 async function verify(token: string): Promise<JWTPayload> {
   const { jwt } = config();
   if (jwt.secret) {
-    secretKey ??= new TextEncoder().encode(jwt.secret);
-    return (await jwtVerify(token, secretKey, { algorithms: ['HS256'] })).payload;
+    secretKey ??= webcrypto.subtle.importKey('raw', new TextEncoder().encode(jwt.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    return (await jwtVerify(token, await secretKey, { algorithms: ['HS256'] })).payload;
   }
   jwks ??= createRemoteJWKSet(new URL(jwt.jwksUrl!));
   const { payload } = await jwtVerify(token, jwks, { algorithms: ['RS256'], issuer: jwt.issuer ?? undefined });
@@ -27,6 +29,26 @@ async function verify(token: string): Promise<JWTPayload> {
   return payload;
 }
 
+/**
+ * Tokens that verified, with their payload, until they expire: a client sends the same token with every request
+ * for its lifetime, and a signature check costs more than the rest of a warm GET. Keyed by the whole token, so
+ * only the exact bytes that verified are trusted; the expiry is checked on every use.
+ */
+const verified = new Map<string, JWTPayload>();
+const VERIFIED_MAX = 1000;
+
+async function verifyOnce(token: string): Promise<JWTPayload> {
+  const known = verified.get(token);
+  if (known && typeof known.exp === 'number' && known.exp * 1000 > Date.now()) return known;
+  verified.delete(token);
+  const payload = await verify(token);
+  if (typeof payload.exp === 'number') {
+    if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+    verified.set(token, payload);
+  }
+  return payload;
+}
+
 /** No header → anonymous (null). Anything else that is not a valid bearer token → 401 rest_invalid_token. */
 export async function authenticate(header: string | undefined): Promise<Caller | null> {
   if (header === undefined) return null;
@@ -34,7 +56,7 @@ export async function authenticate(header: string | undefined): Promise<Caller |
   if (!m) throw invalidToken('send "Authorization: Bearer <token>"');
   let payload: JWTPayload;
   try {
-    payload = await verify(m[1]!);
+    payload = await verifyOnce(m[1]!);
   } catch (e) {
     const code = (e as { code?: string }).code;
     throw invalidToken(code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token could not be verified');
@@ -47,4 +69,5 @@ export async function authenticate(header: string | undefined): Promise<Caller |
 export const resetAuth = (): void => {
   jwks = null;
   secretKey = null;
+  verified.clear();
 };

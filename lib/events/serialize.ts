@@ -19,9 +19,16 @@ export const noEmbeds = (): Embedded => ({ venues: new Map(), organizers: new Ma
 
 const escapeHtmlAttr = (s: string): string => s.replace(/&(?!amp;)/g, '&amp;');
 
+/** File extensions of image URLs seen (parsing a URL costs microseconds on every serialised event). */
+const extensions = new Map<string, string>();
+
 export function imageOf(url: string | undefined): Json | false {
   if (!url) return false;
-  const ext = /\.([a-z0-9]{1,5})(?:$|[?#])/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
+  let ext = extensions.get(url);
+  if (ext === undefined) {
+    ext = /\.([a-z0-9]{1,5})(?:$|[?#])/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
+    if (extensions.size < 10_000) extensions.set(url, ext);
+  }
   return { url, id: 0, extension: ext };
 }
 

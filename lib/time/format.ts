@@ -99,10 +99,9 @@ export function wallToUtc(wall: Wall, tz: string): Wall {
 
 export function utcToWall(utcWall: Wall, tz: string): Wall {
   const zone = zoneOf(tz);
-  if (zone.name === 'UTC') {
-    const parts = wallParts(utcWall);
-    if (parts && utcDateOf(parts)) return utcWall; // a valid UTC wall is its own answer
-  }
+  // Stored UTC walls (the only callers) shown in UTC are their own answer; every event and linked record
+  // serialises two, so this path skips the date arithmetic.
+  if (zone.name === 'UTC' && WALL_RE.test(utcWall)) return utcWall;
   return toWall(inZone(parseWall(utcWall, 'UTC'), zone));
 }
 

@@ -114,9 +114,14 @@ const zones = new Map<string, Zone>();
 
 /** The zone for a time zone string (validated as normalizeTimezone does, so unknown names -> ParamError). */
 export function zoneOf(tz: string): Zone {
+  const known = zones.get(tz); // stored and configured names are already normal: skip normalising them again
+  if (known) return known;
   const name = normalizeTimezone(tz);
   let zone = zones.get(name);
-  if (zone) return zone;
+  if (zone) {
+    if (zones.size < 1000) zones.set(tz, zone);
+    return zone;
+  }
   const offset = name === 'UTC' ? { sign: 1 as const, hours: 0, minutes: 0 } : parseOffset(name);
   zone = offset ? { ...fixedZone(offset.sign * (offset.hours * 60 + offset.minutes)), name }
     : { name, fixed: false, offset: (ms: number) => ianaOffset(name, ms) };

@@ -226,7 +226,7 @@ const cold = (bytes: number, ms: number): ColdStartResult => ({
   bundles: [{ name: 'events', bytes, runs: 20, medianMs: ms, p90Ms: ms, minMs: ms, processMedianMs: ms + 40 }],
 });
 const warm = (ms: number): WarmResult => ({ iterations: 100, fixtureItems: 1,
-  routes: [{ group: 'events', kind: 'get', label: 'GET /events/{id}', status: 200, iterations: 100, median: ms, p99: ms, mean: ms, commandsPerCall: 2 }] });
+  routes: [{ group: 'events', kind: 'get', label: 'GET /events/{id}', status: 200, iterations: 100, median: ms, p99: ms, mean: ms, commandsPerCall: 2, handlerMedian: ms, stubMedian: 0 }] });
 
 describe('budget evaluation', () => {
   it('passes every budget when each limit holds, judged at N = 100,000', () => {
