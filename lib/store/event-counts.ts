@@ -4,9 +4,10 @@
  *
  * - **count items** `PK = EVCOUNT`, `SK = D#<utc day>` and `M#<utc month>`: one number per status, the events
  *   (not hidden from listings) whose UTC start falls on that day / in that month.
- * - **span items** `PK = SPAN#<b>`, `SK = <utc start>#<id>`: events longer than SHORT_BUCKET, where b is the
- *   duration bucket ⌈log2(hours)⌉, so every event of bucket b that is still running at an instant X started
- *   after X − 2^b hours: "events in the window that end after its end" reads only events that can.
+ * - **span items** `PK = SPAN#<t>`, `SK = <utc start>#<id>`: events longer than 2^SHORT_BUCKET hours, by tier
+ *   t = ⌈b / 2⌉ of their duration bucket b = ⌈log2(hours)⌉ (at most 4^t hours long), so every event of tier t
+ *   still running at an instant X started after X − 4^t hours: "events in the window that end after its end"
+ *   reads only events that can.
  *
  * A window total is then: day and month counts for the whole days the window covers, exact index reads for
  * the partial days at its edges, minus the events that start inside but end after the window.
@@ -24,7 +25,9 @@ export const COUNT_PARTITION = 'EVCOUNT';
 /** Events up to 2^5 = 32 hours long are found near an instant by the byStart index alone. */
 export const SHORT_BUCKET = 5;
 
-export const spanPartition = (bucket: number): string => `SPAN#${bucket}`;
+/** Span tiers pair duration buckets, so a window end reads a few span partitions (each at most twice as far back). */
+export const spanTier = (bucket: number): number => Math.ceil(bucket / 2);
+export const spanPartition = (tier: number): string => `SPAN#${tier}`;
 const dayKey = (utc: string) => `D#${utc.slice(0, 10)}`;
 const monthKey = (utc: string) => `M#${utc.slice(0, 7)}`;
 
@@ -55,7 +58,7 @@ function spanOf(e: LinkFacts | null): { PK: string; SK: string; endUtc: string; 
   if (!counted(e)) return null;
   const bucket = durationBucket(e.startUtc, e.endUtc);
   if (bucket <= SHORT_BUCKET) return null;
-  return { PK: spanPartition(bucket), SK: eventStartSortKey(e.startUtc, e.id), endUtc: e.endUtc, status: e.status };
+  return { PK: spanPartition(spanTier(bucket)), SK: eventStartSortKey(e.startUtc, e.id), endUtc: e.endUtc, status: e.status };
 }
 
 function spanItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
@@ -142,13 +145,13 @@ export async function countRunningPast(meta: EventsMeta, end: StartBound, lo: St
   const endMs = toUtcMs(end.utc);
   const past = (endUtc: string) => (end.inclusive ? endUtc > end.utc : endUtc >= end.utc);
   const keep = (startUtc: string, endUtc: string, status: string) => within(startUtc, lo, hi) && past(endUtc) && statuses.includes(status);
-  const buckets = meta.buckets.filter((b) => b > SHORT_BUCKET);
+  const tiers = [...new Set(meta.buckets.filter((b) => b > SHORT_BUCKET).map(spanTier))];
   const shortFrom = fromUtcMs(endMs - 2 ** SHORT_BUCKET * 3_600_000);
   const [short, ...spans] = await Promise.all([
     queryEventWindow({ startFrom: shortFrom, startTo: end.utc }),
-    ...buckets.map((b) => queryAll({
+    ...tiers.map((t) => queryAll({
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': spanPartition(b), ':from': fromUtcMs(endMs - 2 ** b * 3_600_000), ':to': `${end.utc}#~` },
+      ExpressionAttributeValues: { ':pk': spanPartition(t), ':from': fromUtcMs(endMs - 4 ** t * 3_600_000), ':to': `${end.utc}#~` },
     })),
   ]);
   return short.filter((e) => durationBucket(e.startUtc, e.endUtc) <= SHORT_BUCKET && keep(e.startUtc, e.endUtc, e.status)).length

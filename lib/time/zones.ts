@@ -153,25 +153,25 @@ function shortZoneName(locale: string, zone: string, at: Date): string | undefin
  * Offset zones answer with their own name ('UTC+5'); zones without an English abbreviation answer 'GMT+9'.
  */
 /**
- * Abbreviations already looked up, by zone, offset in force and year: a zone shows one abbreviation per offset
- * (EST/EDT, CET/CEST), and the year keeps historical renamings apart. Asking Intl for the name of the zone
- * costs tens of microseconds, and every serialised event needs one.
+ * Abbreviations already looked up, by zone and instant (a pure function of both). Asking Intl for the offset and
+ * the short name costs tens of microseconds, every serialised event needs one, and lists show the same events
+ * again and again. Bounded: cleared when full.
  */
 const abbreviations = new Map<string, string>();
 
 export function timezoneAbbr(tz: string, utcWall: Wall): string {
   const zone = zoneOf(tz);
   if (zone.fixed) return zone.name;
+  const key = `${zone.name}|${utcWall}`;
+  const known = abbreviations.get(key);
+  if (known !== undefined) return known;
   const parts = wallParts(utcWall);
   const at = parts && utcDateOf(parts);
   if (!at) throw new Error(`not a UTC wall-clock time: ${utcWall}`);
-  const key = `${zone.name}|${zone.offset(at.getTime())}|${parts!.year}`;
-  let abbr = abbreviations.get(key);
-  if (abbr === undefined) {
-    // en-US knows the American abbreviations; en-GB knows the European ones (CET, CEST, BST).
-    const us = shortZoneName('en-US', zone.name, at) ?? zone.name;
-    abbr = /^GMT[+-]/.test(us) ? shortZoneName('en-GB', zone.name, at) ?? us : us;
-    if (abbreviations.size < 10_000) abbreviations.set(key, abbr);
-  }
+  // en-US knows the American abbreviations; en-GB knows the European ones (CET, CEST, BST).
+  const us = shortZoneName('en-US', zone.name, at) ?? zone.name;
+  const abbr = /^GMT[+-]/.test(us) ? shortZoneName('en-GB', zone.name, at) ?? us : us;
+  if (abbreviations.size >= 20_000) abbreviations.clear();
+  abbreviations.set(key, abbr);
   return abbr;
 }

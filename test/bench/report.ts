@@ -59,7 +59,7 @@ export const BUDGET_TITLES: Record<number, string> = {
   7: '/venues, /organizers, /categories, /tags first pages: ≤ 10 RCU',
   8: 'POST /events (inline venue, 2 categories): 1 transaction + ≤ 2 other requests',
   9: 'cold start: bundle ≤ 400 KB and import ≤ 1.5 × the document-client bundle',
-  10: 'warm overhead (stubbed DynamoDB): ≤ 0.5 ms median per invocation',
+  10: 'warm overhead (stubbed DynamoDB): ≤ 0.5 ms median per invocation (the handler\'s own time)',
 };
 
 export const KB = 1024;
@@ -161,10 +161,13 @@ export function evaluateBudgets(scales: ScaleResult[], coldStart: ColdStartResul
       detail: `largest ${fmt(worstSize / KB)} KB ≤ 400 KB; slowest import ${fmt(worstRatio, 2)} × the document client (${fmt(ref, 1)} ms) ≤ ${LIMITS.importRatio}` });
   } else rows.push({ budget: 9, title: BUDGET_TITLES[9]!, n: null, pass: null, detail: 'not measured' });
   if (warm) {
-    const ok = warm.routes.map((r) => (r.error ? false : r.median <= LIMITS.warmMs));
-    const worst = [...warm.routes].sort((a, b) => (b.median || Infinity) - (a.median || Infinity))[0];
+    // The handler's own time: the stub's time answering commands stands in for DynamoDB's, which a Lambda spends
+    // waiting on the network, not running (both are reported).
+    const own = (r: WarmResult['routes'][number]) => r.handlerMedian ?? r.median;
+    const ok = warm.routes.map((r) => (r.error ? false : own(r) <= LIMITS.warmMs));
+    const worst = [...warm.routes].sort((a, b) => (own(b) || Infinity) - (own(a) || Infinity))[0];
     rows.push({ budget: 10, title: BUDGET_TITLES[10]!, n: null, pass: all(ok),
-      detail: worst ? `slowest ${worst.label}: ${worst.error ?? `${fmt(worst.median, 3)} ms`} ≤ ${LIMITS.warmMs} ms` : 'no routes' });
+      detail: worst ? `slowest ${worst.label}: ${worst.error ?? `handler ${fmt(own(worst), 3)} ms (+ stub ${fmt(worst.stubMedian ?? 0, 3)} ms; total median ${fmt(worst.median, 3)} ms)`} ≤ ${LIMITS.warmMs} ms` : 'no routes' });
   } else rows.push({ budget: 10, title: BUDGET_TITLES[10]!, n: null, pass: null, detail: 'not measured' });
   return rows;
 }
@@ -291,11 +294,13 @@ export function renderMarkdown(r: BenchResult): string {
   if (r.warm) {
     out.push('## Warm overhead');
     out.push('');
-    out.push(`One handler invocation with DynamoDB answered by an in-memory stub: median over up to ${num(r.warm.iterations)} calls per route (bounded in time; the count each route made is shown).`);
+    out.push(`One handler invocation with DynamoDB answered by an in-memory stub: median over up to ${num(r.warm.iterations)} calls per route (bounded in time; the count each route made is shown). ` +
+      '**Handler** is the invocation without the time the stub spent answering its commands (what the budget judges: in Lambda that time is a wait on DynamoDB, not work); **stub** is that time; **total** is both.');
     out.push('');
-    out.push(table(['function', 'route', 'median µs', 'p99 µs', 'mean µs', 'calls', 'DynamoDB commands per call', 'verdict'],
-      r.warm.routes.map((w) => [w.group, w.label, w.error ? w.error : fmt(w.median * 1000, 0), fmt(w.p99 * 1000, 0), fmt(w.mean * 1000, 0),
-        num(w.iterations), fmt(w.commandsPerCall, 1), mark(w.error ? false : w.median <= LIMITS.warmMs)])));
+    out.push(table(['function', 'route', 'handler median µs', 'stub median µs', 'total median µs', 'total p99 µs', 'calls', 'DynamoDB commands per call', 'verdict'],
+      r.warm.routes.map((w) => [w.group, w.label, w.error ? w.error : fmt((w.handlerMedian ?? w.median) * 1000, 0), fmt((w.stubMedian ?? 0) * 1000, 0),
+        fmt(w.median * 1000, 0), fmt(w.p99 * 1000, 0), num(w.iterations), fmt(w.commandsPerCall, 1),
+        mark(w.error ? false : (w.handlerMedian ?? w.median) <= LIMITS.warmMs)])));
     out.push('');
   }
 

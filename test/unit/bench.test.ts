@@ -256,6 +256,14 @@ describe('budget evaluation', () => {
     expect(evaluateBudgets([], cold(100, 121), null).find((r) => r.budget === 9)!.pass).toBe(false);
   });
 
+  it('budget 10 judges the handler\'s own time, the stub\'s time apart', () => {
+    const route = (median: number, handlerMedian: number) => ({ ...warm(median).routes[0]!, handlerMedian, stubMedian: median - handlerMedian });
+    const judge = (median: number, handler: number) =>
+      evaluateBudgets([], null, { iterations: 100, fixtureItems: 1, routes: [route(median, handler)] }).find((r) => r.budget === 10)!;
+    expect(judge(0.6, 0.4)).toMatchObject({ pass: true, detail: 'slowest GET /events/{id}: handler 0.400 ms (+ stub 0.200 ms; total median 0.600 ms) ≤ 0.5 ms' });
+    expect(judge(0.6, 0.55).pass).toBe(false);
+  });
+
   it('budget 3 fails on growth alone, and is undecided with one size; errors fail', () => {
     const rows = evaluateBudgets([scale(10_000, good(20)), scale(100_000, good(31))], null, null);
     expect(rows.find((r) => r.budget === 3)!.pass).toBe(false);
