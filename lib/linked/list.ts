@@ -4,7 +4,6 @@
  * has_events), then by upcoming events (one relationship Query per remaining candidate) and by search
  * (BatchGetItem of the remaining candidates), counted exactly, and only the page is fetched in full.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { canEdit, countableStatuses, listVisible } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
@@ -13,8 +12,7 @@ import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
 import { postKey } from '../store/keys.js';
 import { hasLinkedEventFrom } from '../store/links.js';
-import { db, table } from '../store/client.js';
-import { batchGet, getPost, queryAll, type Item } from '../store/records.js';
+import { batchGet, getPost, queryAll, queryUntil, type Item } from '../store/records.js';
 import { countByStatus } from './counts.js';
 import { nowUtcWall } from '../time/format.js';
 import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
@@ -52,26 +50,12 @@ const toEntry = (item: Item): LinkedIndexEntry => ({
  * to what is still needed.
  */
 async function readCollection(kind: LinkedKind, statuses: readonly string[], need: number): Promise<LinkedIndexEntry[]> {
-  const found: LinkedIndexEntry[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({
-      TableName: table(),
-      IndexName: 'byStart',
-      KeyConditionExpression: 'GSI2PK = :pk',
-      ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
-      ScanIndexForward: false,
-      ExclusiveStartKey,
-      Limit: Math.min(1000, Math.ceil((need - found.length) * 1.25) + 2),
-    }));
-    for (const item of page.Items ?? []) {
-      const e = toEntry(item);
-      if (statuses.includes(e.status)) found.push(e);
-      if (found.length >= need) return found;
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return found;
+  return queryUntil({
+    IndexName: 'byStart',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
+    ScanIndexForward: false,
+  }, need, toEntry, (e) => statuses.includes(e.status));
 }
 
 /** filter() with an async predicate, `width` at a time, order kept. */

@@ -12,14 +12,13 @@
  * A window total is then: day and month counts for the whole days the window covers, exact index reads for
  * the partial days at its edges, minus the events that start inside but end after the window.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { db, table } from './client.js';
+import { table } from './client.js';
 import { counterAdd } from './counters.js';
 import { durationBucket, fromUtcMs, queryEventWindow, toIndexEntry, toUtcMs, type EventIndexEntry, type EventsMeta } from './events.js';
 import { eventStartSortKey, eventYearPartition } from './keys.js';
 import type { LinkFacts } from './links.js';
 import type { TransactItem } from './posts.js';
-import { queryAll } from './records.js';
+import { queryAll, queryUntil } from './records.js';
 
 export const COUNT_PARTITION = 'EVCOUNT';
 /** Events up to 2^5 = 32 hours long are found near an instant by the byStart index alone. */
@@ -168,23 +167,12 @@ export async function readEventsFrom(meta: EventsMeta, lo: StartBound, hi: Start
   if (need <= 0 || lo.utc > hi.utc) return found;
   const years = meta.years.filter((y) => y >= Number(lo.utc.slice(0, 4)) && y <= Number(hi.utc.slice(0, 4)));
   for (const year of years) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(new QueryCommand({
-        TableName: table(),
-        IndexName: 'byStart',
-        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': lo.utc, ':to': `${hi.utc}#~` },
-        ExclusiveStartKey,
-        Limit: Math.min(1000, Math.ceil((need - found.length) * 1.25) + 5),
-      }));
-      for (const item of page.Items ?? []) {
-        const e = toIndexEntry(item);
-        if (within(e.startUtc, lo, hi) && accept(e)) found.push(e);
-        if (found.length >= need) return found;
-      }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    await queryUntil({
+      IndexName: 'byStart',
+      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': lo.utc, ':to': `${hi.utc}#~` },
+    }, need, toIndexEntry, (e) => within(e.startUtc, lo, hi) && accept(e), found);
+    if (found.length >= need) break;
   }
   return found;
 }

@@ -54,3 +54,26 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName' | 'Exc
   } while (ExclusiveStartKey);
   return out;
 }
+
+/**
+ * Items of a Query that `keep` accepts (after `map`), in key order, until `need` are found or the range ends
+ * (appended to `found`, which is returned). Pages are sized to what is still needed, so reading the first n of a
+ * list costs about n items, not the whole range.
+ */
+export async function queryUntil<T>(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>, need: number,
+  map: (item: Item) => T, keep: (t: T) => boolean, found: T[] = []): Promise<T[]> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  while (found.length < need) {
+    const page = await db().send(new QueryCommand({
+      ...input, TableName: table(), ExclusiveStartKey, Limit: Math.min(1000, Math.ceil((need - found.length) * 1.25) + 5),
+    }));
+    for (const item of page.Items ?? []) {
+      const t = map(item);
+      if (keep(t)) found.push(t);
+      if (found.length >= need) return found;
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+    if (!ExclusiveStartKey) break;
+  }
+  return found;
+}

@@ -17,7 +17,7 @@ export const TEST_JWT_SECRET = 'test-secret-0123456789abcdef0123456789';
 
 declare global {
   // eslint-disable-next-line no-var
-  var __CALENDAR_TEST_SERVER__: { pid: number; child: ChildProcess } | undefined;
+  var __CALENDAR_TEST_SERVER__: { pid: number; child: ChildProcess; stop: () => Promise<void> } | undefined;
 }
 
 export default async function globalSetup(): Promise<void> {
@@ -43,7 +43,8 @@ export default async function globalSetup(): Promise<void> {
     // Every response carries X-Calendar-Meter (DynamoDB requests of the call): tests guard request budgets with it.
     CALENDAR_METER: '1',
   }, log);
-  globalThis.__CALENDAR_TEST_SERVER__ = { pid: child.pid!, child };
+  // The teardown runs in this process and stops the server through `stop` (it cannot import this module).
+  globalThis.__CALENDAR_TEST_SERVER__ = { pid: child.pid!, child, stop: () => stopLocalApi(child) };
   child.unref();
   (child.stdout as unknown as { unref?: () => void }).unref?.();
   (child.stderr as unknown as { unref?: () => void }).unref?.();
