@@ -16,7 +16,8 @@ import { queryLinkedEvents, type LinkKind } from '../store/links.js';
 import { postKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
-import { listWindow, type Bound, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
+import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
+import { within } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
 import { textOf, type EventItem } from './record.js';
 import { blankProtected, serializeEvent } from './serialize.js';
@@ -26,8 +27,6 @@ const LINK_FILTERS: [string, LinkKind][] = [['venue', 'venue'], ['organizer', 'o
 
 const DATE_KEYS: DateFilterKey[] = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
 
-const within = (value: string, min?: Bound, max?: Bound): boolean =>
-  (!min || (min.inclusive ? value >= min.utc : value > min.utc)) && (!max || (max.inclusive ? value <= max.utc : value < max.utc));
 
 const anyOf = (wanted: number[] | undefined, have: number[] | number | undefined): boolean =>
   !wanted || (Array.isArray(have) ? have : have === undefined ? [] : [have]).some((id) => wanted.includes(id));
@@ -47,9 +46,6 @@ function matchesSearch(item: EventItem, ctx: RequestContext, terms: { word: stri
   return terms.every(({ word, exclude }) => fields.some((f) => f.includes(word)) !== exclude);
 }
 
-const earlier = (a: Bound | undefined, b: Bound | undefined): Bound | undefined =>
-  !a ? b : !b ? a : a.utc !== b.utc ? (a.utc < b.utc ? a : b) : a.inclusive ? b : a;
-
 /**
  * A plain date-window list (no link, text, featured or author-dependent filter): the total comes from the day
  * and month count items (lib/store/event-counts.ts) and the page is read from the window's start only as far
@@ -62,7 +58,9 @@ async function countedPage(ctx: RequestContext, window: ListWindow, page: number
   const filtered = ['search', 'featured', 'post_parent', ...LINK_FILTERS.map(([param]) => param)].some((k) => p[k] !== undefined);
   if (!statuses || filtered || !window.startMin || window.endMin) return null;
   const lo = window.startMin;
-  const hi = earlier(window.startMax, window.endMax) ?? { utc: '9999-12-31 23:59:59', inclusive: true };
+  // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
+  const hi = (window.endMax ? stricter(window.startMax, window.endMax, 'startMax') : window.startMax)
+    ?? { utc: '9999-12-31 23:59:59', inclusive: true };
   const meta = await readMeta();
   const [starting, runningPast] = await Promise.all([
     countStarts(lo, hi, statuses),

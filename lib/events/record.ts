@@ -4,12 +4,11 @@
  * path (item.ts), which pulls in date parsing, HTML sanitising and the planning of linked records: the functions
  * that only rewrite events they unlink a record from (venues, organizers, categories, tags) import this module.
  */
-import { config } from '../config.js';
 import type { Language } from '../routes/types.js';
 import { eventStartSortKey, eventYearPartition } from '../store/keys.js';
 import type { LinkFacts } from '../store/links.js';
 import type { PostRecord } from '../store/posts.js';
-import { utcToWall, type Wall } from '../time/format.js';
+import type { Wall } from '../time/format.js';
 
 export interface EventText {
   title?: string;
@@ -66,6 +65,3 @@ export function indexKeys(item: EventItem): void {
     item.GSI2SK = eventStartSortKey(item.startUtc, item.id);
   }
 }
-
-/** Post date in the site time zone. */
-export const localDate = (utc: Wall): Wall => utcToWall(utc, config().siteTimezone);

@@ -1,10 +1,11 @@
 /** The event wire shape of reference §4.1, key for key and in order, with contract §5 decisions. */
 import type { RequestContext } from '../http/context.js';
 import { htmlToText } from '../text/sanitize.js';
-import { dateDetails, isoWithOffset } from '../time/format.js';
+import { imageObject } from '../text/image.js';
+import { dateDetails, isoWithOffset, siteWall } from '../time/format.js';
 import { timezoneAbbr } from '../time/zones.js';
 import { costDetails, formatCost } from './cost.js';
-import { localDate, textOf, type EventItem } from './record.js';
+import { textOf, type EventItem } from './record.js';
 
 export type Json = Record<string, unknown>;
 
@@ -19,18 +20,7 @@ export const noEmbeds = (): Embedded => ({ venues: new Map(), organizers: new Ma
 
 const escapeHtmlAttr = (s: string): string => s.replace(/&(?!amp;)/g, '&amp;');
 
-/** File extensions of image URLs seen (parsing a URL costs microseconds on every serialised event). */
-const extensions = new Map<string, string>();
-
-export function imageOf(url: string | undefined): Json | false {
-  if (!url) return false;
-  let ext = extensions.get(url);
-  if (ext === undefined) {
-    ext = /\.([a-z0-9]{1,5})(?:$|[?#])/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
-    if (extensions.size < 10_000) extensions.set(url, ext);
-  }
-  return { url, id: 0, extension: ext };
-}
+export const imageOf = (url: string | undefined): Json | false => imageObject(url) ?? false;
 
 export function globalId(ctx: RequestContext, id: number): string {
   return `${ctx.host}?id=${id}`;
@@ -53,9 +43,9 @@ export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: E
     global_id_lineage: [gid],
     author: item.author,
     status: item.status,
-    date: localDate(item.dateUtc),
+    date: siteWall(item.dateUtc),
     date_utc: item.dateUtc,
-    modified: localDate(item.modifiedUtc),
+    modified: siteWall(item.modifiedUtc),
     modified_utc: item.modifiedUtc,
     url,
     rest_url: `${ctx.apiUrl}/events/${item.id}`,

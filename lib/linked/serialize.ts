@@ -5,29 +5,17 @@
  * to [] and so loses the one field a reader needs to tell records apart).
  */
 import { checkPassword } from '../auth/password.js';
-import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
 import type { Item } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
-import { utcToWall } from '../time/format.js';
+import { imageObject } from '../text/image.js';
+import { siteWall } from '../time/format.js';
 import { OWN_FIELDS, textOf, type LinkedItem, type LinkedKind } from './item.js';
 
 export type Json = Record<string, unknown>;
 
-const localDate = (utc: string): string => utcToWall(utc, config().siteTimezone);
-
 /** `{url, id: 0, extension}` of an image URL (contract §5). */
-export function linkedImage(url: string | undefined): Json | undefined {
-  if (!url) return undefined;
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    // stored URLs were validated on write; keep the raw string if that ever fails
-  }
-  const ext = /\.([a-z0-9]{1,5})$/i.exec(path)?.[1]?.toLowerCase() ?? '';
-  return { url, id: 0, extension: ext };
-}
+export const linkedImage = imageObject;
 
 export const linkedUrl = (kind: LinkedKind, item: Pick<LinkedItem, 'slug'>, ctx: RequestContext): string =>
   `${ctx.siteUrl}/${kind}/${encodeURIComponent(item.slug)}/`;
@@ -52,9 +40,9 @@ export function renderLinked(kind: LinkedKind, item: LinkedItem, ctx: RequestCon
     id: item.id,
     author: item.author,
     status: item.status,
-    date: localDate(item.dateUtc),
+    date: siteWall(item.dateUtc),
     date_utc: item.dateUtc,
-    modified: localDate(item.modifiedUtc),
+    modified: siteWall(item.modifiedUtc),
     modified_utc: item.modifiedUtc,
     url: linkedUrl(kind, item, ctx),
     [kind]: textOf(item, lang, 'name'),

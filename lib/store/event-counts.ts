@@ -12,6 +12,9 @@
  * A window total is then: day and month counts for the whole days the window covers, exact index reads for
  * the partial days at its edges, minus the events that start inside but end after the window.
  */
+import { UTCDateMini } from '@date-fns/utc/date/mini';
+import { addDays, addMonths } from 'date-fns';
+import { utcWallOf, within, type Bound } from '../time/wall.js';
 import { table } from './client.js';
 import { counterAdd } from './counters.js';
 import { durationBucket, fromUtcMs, queryEventWindow, toIndexEntry, toUtcMs, type EventIndexEntry, type EventsMeta } from './events.js';
@@ -74,18 +77,10 @@ function spanItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem
 
 // ------------------------------------------------------------------------------------------------ reading
 
-export interface StartBound { utc: string; inclusive: boolean }
 
-const within = (value: string, min?: StartBound, max?: StartBound): boolean =>
-  (!min || (min.inclusive ? value >= min.utc : value > min.utc)) && (!max || (max.inclusive ? value <= max.utc : value < max.utc));
-
-const DAY_MS = 86_400_000;
-const addDays = (day: string, n: number) => fromUtcMs(toUtcMs(`${day.slice(0, 10)} 00:00:00`) + n * DAY_MS).slice(0, 10);
-const addMonths = (month: string, n: number) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const total = y * 12 + (m - 1) + n;
-  return `${String(Math.floor(total / 12)).padStart(4, '0')}-${String((total % 12) + 1).padStart(2, '0')}`;
-};
+/** Calendar arithmetic on UTC days ("yyyy-mm-dd", or a wall starting with one) and months ("yyyy-mm"). */
+const shiftDay = (day: string, n: number) => utcWallOf(addDays(new UTCDateMini(`${day.slice(0, 10)}T00:00:00Z`), n)).slice(0, 10);
+const shiftMonth = (month: string, n: number) => utcWallOf(addMonths(new UTCDateMini(`${month}-01T00:00:00Z`), n)).slice(0, 7);
 
 async function sumCounts(from: string, to: string, statuses: readonly string[]): Promise<number> {
   if (from > to) return 0;
@@ -98,17 +93,17 @@ async function sumCounts(from: string, to: string, statuses: readonly string[]):
 
 /** Events counted on the whole UTC days `firstDay`…`lastDay` ("yyyy-mm-dd"): month items where a month is whole. */
 function sumDays(firstDay: string, lastDay: string, statuses: readonly string[]): Promise<number>[] {
-  const firstMonth = firstDay.endsWith('-01') ? firstDay.slice(0, 7) : addMonths(firstDay.slice(0, 7), 1);
-  const lastMonth = addDays(lastDay, 1).endsWith('-01') ? lastDay.slice(0, 7) : addMonths(lastDay.slice(0, 7), -1);
+  const firstMonth = firstDay.endsWith('-01') ? firstDay.slice(0, 7) : shiftMonth(firstDay.slice(0, 7), 1);
+  const lastMonth = shiftDay(lastDay, 1).endsWith('-01') ? lastDay.slice(0, 7) : shiftMonth(lastDay.slice(0, 7), -1);
   if (firstMonth > lastMonth) return [sumCounts(`D#${firstDay}`, `D#${lastDay}`, statuses)];
   return [
-    sumCounts(`D#${firstDay}`, `D#${addDays(`${firstMonth}-01`, -1)}`, statuses),
+    sumCounts(`D#${firstDay}`, `D#${shiftDay(`${firstMonth}-01`, -1)}`, statuses),
     sumCounts(`M#${firstMonth}`, `M#${lastMonth}`, statuses),
-    sumCounts(`D#${addMonths(lastMonth, 1)}-01`, `D#${lastDay}`, statuses),
+    sumCounts(`D#${shiftMonth(lastMonth, 1)}-01`, `D#${lastDay}`, statuses),
   ];
 }
 
-async function countExactly(lo: StartBound, hi: StartBound, accept: (e: EventIndexEntry) => boolean): Promise<number> {
+async function countExactly(lo: Bound, hi: Bound, accept: (e: EventIndexEntry) => boolean): Promise<number> {
   if (lo.utc > hi.utc || (lo.utc === hi.utc && !(lo.inclusive && hi.inclusive))) return 0;
   const entries = await queryEventWindow({ startFrom: lo.utc, startTo: hi.utc });
   return entries.filter((e) => within(e.startUtc, lo, hi) && accept(e)).length;
@@ -118,12 +113,11 @@ async function countExactly(lo: StartBound, hi: StartBound, accept: (e: EventInd
  * The number of listed events (not hidden) with a status in `statuses` whose UTC start lies between `lo` and
  * `hi`: counts for whole days and months, exact reads for the partial days at either end.
  */
-export async function countStarts(lo: StartBound, hi: StartBound, statuses: readonly string[]): Promise<number> {
+export async function countStarts(lo: Bound, hi: Bound, statuses: readonly string[]): Promise<number> {
   if (statuses.length === 0 || lo.utc > hi.utc) return 0;
   const accept = (e: EventIndexEntry) => statuses.includes(e.status);
-  const loMs = toUtcMs(lo.utc);
-  const firstDay = lo.inclusive && lo.utc.endsWith(' 00:00:00') ? lo.utc.slice(0, 10) : fromUtcMs(loMs - (loMs % DAY_MS) + DAY_MS).slice(0, 10);
-  const lastDay = hi.inclusive && hi.utc.endsWith(' 23:59:59') ? hi.utc.slice(0, 10) : addDays(hi.utc, -1);
+  const firstDay = lo.inclusive && lo.utc.endsWith(' 00:00:00') ? lo.utc.slice(0, 10) : shiftDay(lo.utc, 1);
+  const lastDay = hi.inclusive && hi.utc.endsWith(' 23:59:59') ? hi.utc.slice(0, 10) : shiftDay(hi.utc, -1);
   if (firstDay > lastDay) return countExactly(lo, hi, accept);
   const parts = await Promise.all([
     countExactly(lo, { utc: `${firstDay} 00:00:00`, inclusive: false }, accept),
@@ -138,7 +132,7 @@ export async function countStarts(lo: StartBound, hi: StartBound, statuses: read
  * (or at it, when `end` is exclusive): the short ones from the byStart index near `end`, the long ones from
  * their span partitions, each read only as far back as an event of that length can start.
  */
-export async function countRunningPast(meta: EventsMeta, end: StartBound, lo: StartBound, hi: StartBound, statuses: readonly string[]):
+export async function countRunningPast(meta: EventsMeta, end: Bound, lo: Bound, hi: Bound, statuses: readonly string[]):
   Promise<number> {
   if (statuses.length === 0) return 0;
   const endMs = toUtcMs(end.utc);
@@ -161,7 +155,7 @@ export async function countRunningPast(meta: EventsMeta, end: StartBound, lo: St
  * Index entries from `lo` on (UTC start order) that `accept` takes, until `need` are found or `hi` is passed;
  * reads in pages sized to what is still needed, so page n of a list reads about n × per_page entries.
  */
-export async function readEventsFrom(meta: EventsMeta, lo: StartBound, hi: StartBound, need: number,
+export async function readEventsFrom(meta: EventsMeta, lo: Bound, hi: Bound, need: number,
   accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]> {
   const found: EventIndexEntry[] = [];
   if (need <= 0 || lo.utc > hi.utc) return found;

@@ -2,6 +2,7 @@
  * Event reads by date window on the byStart index (lib/store/README.md "Events by date").
  * Index items carry only what filters and totals need; full records are fetched for the returned page.
  */
+import { utcWallOf } from '../time/wall.js';
 import { table } from './client.js';
 import { eventsMetaKey, eventYearPartition } from './keys.js';
 import { getItem, queryAll, type Item } from './records.js';
@@ -75,7 +76,7 @@ export function eventsMetaStored(startUtc: string, endUtc: string): void {
 
 /** UTC walls ("yyyy-MM-dd HH:mm:ss") to epoch milliseconds and back. */
 export const toUtcMs = (wall: string): number => Date.parse(`${wall.replace(' ', 'T')}Z`);
-export const fromUtcMs = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
+export const fromUtcMs = (ms: number): string => utcWallOf(new Date(ms));
 
 /**
  * Index entries whose UTC start lies in [startFrom, startTo] (either side open), ordered by start then id.

@@ -1,4 +1,5 @@
 import { utcDateOf, utcWallOf, WALL_RE, wallParts, type Wall, type WallParts } from './wall.js';
+import { config } from '../config.js';
 import { zoneOf, type Zone } from './zones.js';
 
 export type { Wall, WallParts } from './wall.js';
@@ -114,3 +115,6 @@ export function isoWithOffset(wall: Wall, tz: string): string {
 export function nowUtcWall(now: Date = new Date()): Wall {
   return toWall(now);
 }
+
+/** A stored UTC wall (a record's publication or modification date) in the site time zone. */
+export const siteWall = (utcWall: Wall): Wall => utcToWall(utcWall, config().siteTimezone);

@@ -18,6 +18,7 @@ import { UTCDateMini } from '@date-fns/utc/date/mini';
 import { addDays, addMonths, addSeconds, set, subDays } from 'date-fns';
 import { inZone, toWall, wallClockIn, type Wall, type ZonedTime } from './format.js';
 import { parseInstant } from './parse.js';
+import type { Bound } from './wall.js';
 import { zoneOf, type Zone } from './zones.js';
 
 export interface DateFilterInput {
@@ -26,7 +27,7 @@ export interface DateFilterInput {
   strict: boolean;
 }
 
-export interface Bound { utc: Wall; inclusive: boolean }
+export type { Bound } from './wall.js';
 
 export type DateFilterKey = 'start_date' | 'end_date' | 'starts_before' | 'starts_after' | 'ends_before' | 'ends_after';
 
@@ -57,7 +58,8 @@ export function validateFilterDate(raw: unknown): unknown {
   return raw;
 }
 
-function stricter(current: Bound | undefined, next: Bound, slot: Slot): Bound {
+/** Of two bounds on the same side of a window, the one that lets less through. */
+export function stricter(current: Bound | undefined, next: Bound, slot: Slot): Bound {
   if (!current) return next;
   if (current.utc === next.utc) return current.inclusive ? next : current;
   const isMin = slot === 'startMin' || slot === 'endMin';

@@ -41,3 +41,10 @@ export function utcWallOf(date: Date): Wall {
   if (Number.isNaN(date.getTime())) throw new RangeError('Invalid time value');
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
 }
+
+/** A bound on a UTC wall: the value itself included or not. */
+export interface Bound { utc: Wall; inclusive: boolean }
+
+/** Whether a UTC wall lies within optional lower and upper bounds. */
+export const within = (value: Wall, min?: Bound, max?: Bound): boolean =>
+  (!min || (min.inclusive ? value >= min.utc : value > min.utc)) && (!max || (max.inclusive ? value <= max.utc : value < max.utc));

@@ -59,28 +59,9 @@ export function sortAndSlice(matches: { id: number; startUtc: string }[], page: 
     .map((m) => m.id);
 }
 
+/** One query's own Scan: the whole table with this query's filter, sorted and sliced to the page. */
 export async function scanList(client: DynamoDBDocumentClient, table: string, filter: ScanFilter, page = 1, perPage = 10): Promise<ScanAnswer> {
-  const expr = scanFilterExpression(filter);
-  const matches: { id: number; startUtc: string }[] = [];
-  let rcu = 0;
-  let itemsRead = 0;
-  let requests = 0;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const out = await client.send(new ScanCommand({
-      TableName: table,
-      ...expr,
-      ProjectionExpression: '#id, #st',
-      ReturnConsumedCapacity: 'TOTAL',
-      Limit: SCAN_PAGE_LIMIT,
-      ExclusiveStartKey,
-    }));
-    requests++;
-    rcu += out.ConsumedCapacity?.CapacityUnits ?? 0;
-    itemsRead += out.ScannedCount ?? 0;
-    for (const item of out.Items ?? []) matches.push({ id: item.id as number, startUtc: item.startUtc as string });
-    ExclusiveStartKey = out.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const { matches, rcu, itemsRead, requests } = await scanPass(client, table, filter);
   return { total: matches.length, ids: sortAndSlice(matches, page, perPage), rcu, itemsRead, requests };
 }
 
