@@ -3,33 +3,29 @@ import { canEdit, canRead } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError, forbidden } from '../http/errors.js';
-import { checkIfMatch, etagOf } from '../http/etag.js';
+import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
 import { IdPool } from '../store/ids.js';
 import { ReadSet } from '../store/reads.js';
 import { getPost } from '../store/records.js';
-import { createPlanned, deletePost, LinkConflict, replacePost, VersionConflict, withSlug, type TransactItem } from '../store/posts.js';
+import { createPlanned, deletePost, LinkConflict, replacePost, withSlug, type TransactItem } from '../store/posts.js';
+import { retryConflicts } from '../store/retry.js';
 import { linkTransactItems } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { findBySlug } from '../store/slugs.js';
 import { applyEventWrite, eventFacts, type EventItem } from './item.js';
 import { eventJsonLd, serializeEvent } from './serialize.js';
 import { loadEmbeds } from './embed.js';
+import { nowUtcWall } from '../time/format.js';
 
-const notFound = (ref: number | string): ApiError =>
-  new ApiError(404, 'rest-event-not-found', typeof ref === 'number' ? `Event with ID ${ref} does not exist.`
-    : `No event has the slug "${ref}".`);
+const notFound = (ref: string): ApiError =>
+  new ApiError(404, 'rest-event-not-found', /^\d+$/.test(ref) ? `Event with ID ${ref} does not exist.` : `No event has the slug "${ref}".`);
 
 async function load(ctx: RequestContext, consistent = false): Promise<EventItem> {
   const ref = ctx.params.id !== undefined ? (ctx.params.id as number) : (ctx.params.slug as string);
   const item = typeof ref === 'number' ? await getPost(ref, consistent) : await findBySlug('event', ref, consistent);
-  if (!item || item.kind !== 'event') throw notFound(ref);
+  if (!item || item.kind !== 'event') throw notFound(typeof ref === 'number' ? String(ctx.raw.id) : ref);
   return item as unknown as EventItem;
-}
-
-async function respond(ctx: RequestContext, item: EventItem, status: number, extra: Record<string, string> = {}): Promise<HttpResult> {
-  const body = serializeEvent(item, ctx, await loadEmbeds([item], ctx));
-  return json(status, body, { ETag: etagOf(item.id, item.v), ...extra });
 }
 
 export async function getEvent(ctx: RequestContext): Promise<HttpResult> {
@@ -46,7 +42,7 @@ export async function getEvent(ctx: RequestContext): Promise<HttpResult> {
   }
   const body = serializeEvent(item, ctx, await loadEmbeds([item], ctx, { jsonLd: true }));
   body.json_ld = eventJsonLd(item, ctx, body);
-  return json(200, body, { ETag: etagOf(item.id, item.v) });
+  return recordJson(200, body, item.v);
 }
 
 /**
@@ -56,9 +52,6 @@ export async function getEvent(ctx: RequestContext): Promise<HttpResult> {
 export const eventCreateExtras = (item: EventItem): TransactItem[] =>
   [...eventsMetaUpdate(item.startUtc, item.endUtc), ...linkTransactItems(null, eventFacts(item))];
 
-/** How many times a write plans again after a lost race before it answers 409. */
-const PLAN_ATTEMPTS = 5;
-
 /**
  * POST /events: one planning read (lib/events/links.ts), one block of ids, one transaction; the response is
  * built from what the plan read and wrote. A transaction that fails on anything but the event's own Put (a slug
@@ -67,62 +60,32 @@ const PLAN_ATTEMPTS = 5;
  */
 export async function createEvent(ctx: RequestContext): Promise<HttpResult> {
   const ids = new IdPool();
-  for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
+  return retryConflicts(async (attempt) => {
     ids.restart();
     const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
     const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
     const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
     const meta = eventsMetaUpdate(stored.startUtc, stored.endUtc);
-    if (!(await createPlanned('event', stored as never, [...meta, ...links.transactItems(null, stored)]))) continue;
+    if (!(await createPlanned('event', stored as never, [...meta, ...links.transactItems(null, stored)]))) throw new LinkConflict();
     eventsMetaStored(stored.startUtc, stored.endUtc);
     const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
-    return json(201, body, { ETag: etagOf(stored.id, stored.v), Location: `${ctx.apiUrl}/events/${stored.id}` });
-  }
-  throw new ApiError(409, 'rest_conflict', 'The event could not be created because of concurrent changes; retry.');
+    return recordJson(201, body, stored.v, { Location: `${ctx.apiUrl}/events/${stored.id}` });
+  });
 }
 
-/** A linked venue, organizer or term vanished or changed while the write was prepared. */
-async function linkGuard<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (e) {
-    if (!(e instanceof LinkConflict)) throw e;
-    throw new ApiError(409, 'rest_conflict', 'A linked venue, organizer or term changed or was deleted meanwhile; retry.');
-  }
-}
-
-/** Loads the record for a write: 404 when missing, 403 when the caller may not change it. */
+/** Loads the record for a write: 404 when missing, 403 when the caller may not change it, 412 on If-Match. */
 async function loadForWrite(ctx: RequestContext): Promise<EventItem> {
   const item = await load(ctx, true);
   if (!canEdit(ctx.caller, await ctx.userId(), item)) throw forbidden(true);
-  checkIfMatch(ctx.headers['if-match'], item.id, item.v);
+  checkIfMatch(ctx.headers['if-match'], item.v);
   return item;
 }
 
-/**
- * Retries a read-modify-write when another writer got in between (without If-Match the partial update re-applies)
- * or a linked record changed or vanished meanwhile (planned again: a deleted one is then a 400).
- */
-async function withRetry<T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn(attempt);
-    } catch (e) {
-      if (!(e instanceof VersionConflict) && !(e instanceof LinkConflict)) throw e;
-      if (e instanceof VersionConflict && ctx.headers['if-match'] !== undefined) throw new ApiError(412, 'rest_precondition_failed',
-        'The record changed since you read it; fetch it again and retry with its new ETag.');
-      if (attempt >= 3) {
-        throw new ApiError(409, 'rest_conflict', e instanceof LinkConflict
-          ? 'A linked venue, organizer or term changed or was deleted meanwhile; retry.'
-          : 'The event is being changed by someone else; retry.');
-      }
-    }
-  }
-}
+const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !== undefined });
 
 export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
   const ids = new IdPool();
-  return withRetry(ctx, async (attempt) => {
+  return retryConflicts(async (attempt) => {
     const existing = await loadForWrite(ctx);
     ids.restart();
     const { item, slugBase, links } = await applyEventWrite(ctx, existing, { reads: new ReadSet(attempt > 0), ids, attempt });
@@ -140,26 +103,32 @@ export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
     const stored = (await replacePost('event', item as never, existing as never, base,
       (s) => [...meta, ...links.transactItems(existing, s as unknown as EventItem)])) as unknown as EventItem;
     eventsMetaStored(item.startUtc, item.endUtc);
-    return json(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), { ETag: etagOf(stored.id, stored.v) });
-  });
+    return recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v);
+  }, ifMatch(ctx));
 }
 
+/**
+ * DELETE: to the trash (200 + the trashed record; again → 410) or, for editors with force=true, permanently (200 +
+ * the record as it was). The records the response embeds are read before the write: once it has committed, nothing
+ * can turn the answer into an error (contract §3).
+ */
 export async function deleteEvent(ctx: RequestContext): Promise<HttpResult> {
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
-  return withRetry(ctx, async () => {
+  return retryConflicts(async () => {
     const existing = await loadForWrite(ctx);
+    if (!force && existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
+    const embeds = await loadEmbeds([existing], ctx);
     if (force) {
-      await linkGuard(() => deletePost('event', existing as never, existing.v, linkTransactItems(eventFacts(existing), null)));
-      return json(200, serializeEvent(existing, ctx, await loadEmbeds([existing], ctx))); // the record as it was
+      await deletePost('event', existing as never, existing.v, linkTransactItems(eventFacts(existing), null));
+      return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
     }
-    if (existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const trashed: EventItem = {
       ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug, statusBeforeTrash: existing.status,
-      modifiedUtc: new Date().toISOString().slice(0, 19).replace('T', ' '),
+      modifiedUtc: nowUtcWall(),
     };
-    const stored = (await linkGuard(() => replacePost('event', trashed as never, existing as never, `${existing.slug}__trashed`,
-      linkTransactItems(eventFacts(existing), eventFacts(trashed))))) as unknown as EventItem;
-    return respond(ctx, stored, 200);
-  });
+    const stored = (await replacePost('event', trashed as never, existing as never, `${existing.slug}__trashed`,
+      linkTransactItems(eventFacts(existing), eventFacts(trashed)))) as unknown as EventItem;
+    return recordJson(200, serializeEvent(stored, ctx, embeds), stored.v);
+  }, ifMatch(ctx));
 }

@@ -7,7 +7,8 @@ import { nowUtcWall } from '../time/format.js';
 import { queryLinkedEvents, linkTransactItems, type LinkKind, type LinkFacts } from '../store/links.js';
 import { getPost } from '../store/records.js';
 import { postKey } from '../store/keys.js';
-import { rewriteItem, VersionConflict, writeTransaction } from '../store/posts.js';
+import { rewriteItem, writeTransaction } from '../store/posts.js';
+import { retryConflicts } from '../store/retry.js';
 import { eventFacts, indexKeys, type EventItem } from './record.js';
 
 function without(item: EventItem, kind: LinkKind, id: number): EventItem {
@@ -24,21 +25,16 @@ export async function unlinkEverywhere(kind: LinkKind, id: number): Promise<numb
   const linked = await queryLinkedEvents(kind, [id]);
   let changed = 0;
   for (const { id: eventId } of linked) {
-    for (let attempt = 0; ; attempt++) {
+    await retryConflicts(async () => {
       const item = (await getPost(eventId, true)) as unknown as EventItem | null;
-      if (!item || item.kind !== 'event') break;
+      if (!item || item.kind !== 'event') return;
       const next = without(item, kind, id);
-      try {
-        await writeTransaction([
-          rewriteItem(postKey(eventId), item as never, next as never, item.v),
-          ...linkTransactItems(eventFacts(item), eventFacts(next)),
-        ]);
-        changed++;
-        break;
-      } catch (e) {
-        if (!(e instanceof VersionConflict) || attempt >= 5) throw e;
-      }
-    }
+      await writeTransaction([
+        rewriteItem(postKey(eventId), item as never, next as never, item.v),
+        ...linkTransactItems(eventFacts(item), eventFacts(next)),
+      ]);
+      changed++;
+    });
   }
   return changed;
 }

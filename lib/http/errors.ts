@@ -34,8 +34,10 @@ export const invalidParam = (name: string, reason: string): ApiError => invalidP
 export const missingParams = (params: string[]): ApiError =>
   new ApiError(400, 'rest_missing_callback_param', `Missing parameter(s): ${params.join(', ')}`, { params });
 
+/** 403 for a signed-in caller without the capability; 401 with a Bearer challenge for an anonymous one (contract §4). */
 export const forbidden = (authenticated: boolean): ApiError =>
-  new ApiError(authenticated ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.');
+  new ApiError(authenticated ? 403 : 401, 'rest_forbidden', 'Sorry, you are not allowed to do that.', {},
+    authenticated ? {} : { 'WWW-Authenticate': 'Bearer realm="calendar"' });
 
 export const invalidToken = (reason: string): ApiError =>
   new ApiError(401, 'rest_invalid_token', `The access token is invalid: ${reason}`, {}, {
@@ -45,5 +47,11 @@ export const invalidToken = (reason: string): ApiError =>
 export const preconditionFailed = (): ApiError =>
   new ApiError(412, 'rest_precondition_failed', 'The record changed since you read it; fetch it again and retry with its new ETag.');
 
-export const unavailable = (): ApiError =>
-  new ApiError(503, 'rest_unavailable', 'The service is busy; retry shortly.', {}, { 'Retry-After': '1' });
+/**
+ * 503 for DynamoDB throttling, an unreachable database or a call that ran out of time (contract §3). `outcomeUnknown`
+ * when a write may have landed (the client can retry it with the same Idempotency-Key).
+ */
+export const unavailable = (outcomeUnknown = false): ApiError =>
+  new ApiError(503, 'rest_unavailable', outcomeUnknown
+    ? 'The service could not confirm whether this write was saved; read the record, or retry with the same Idempotency-Key.'
+    : 'The service is busy; retry shortly.', outcomeUnknown ? { outcome: 'unknown' } : {}, { 'Retry-After': '1' });

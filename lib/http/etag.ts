@@ -1,12 +1,34 @@
-/** ETags from record versions, and If-Match checks (contract §7). */
+/**
+ * ETags and If-Match (contract §7, §15). A single record's tag is `"<own version>-<hash of the body>"`: it changes
+ * whenever the body would, and `If-Match` compares only the version part, so a tag read in any language or variant
+ * of the record matches as long as the record itself has not changed.
+ */
+import { createHash } from 'node:crypto';
 import { preconditionFailed } from './errors.js';
+import { json, jsonText, type HttpResult } from './response.js';
 
-export const etagOf = (id: number, version: number): string => `"${id}-${version}"`;
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('base64url').slice(0, 16);
 
-/** Throws 412 when an If-Match header is present and matches none of the record's current ETag. */
-export function checkIfMatch(header: string | undefined, id: number, version: number): void {
-  if (header === undefined) return;
-  const current = etagOf(id, version);
-  const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  if (!tags.includes('*') && !tags.includes(current)) throw preconditionFailed();
+export const recordTag = (version: number, body: string): string => `"${version}-${hashOf(body)}"`;
+
+/** A JSON response for one record, with its ETag. */
+export function recordJson(status: number, body: unknown, version: number, headers: Record<string, string> = {}): HttpResult {
+  const result = json(status, body, headers);
+  result.headers.ETag = recordTag(version, result.body!);
+  return result;
 }
+
+/** The versions an If-Match header names (`*` as null): each tag's part before its first "-". */
+function versionsIn(header: string): (string | null)[] {
+  return header.split(',').map((t) => t.trim().replace(/^W\//, '').replace(/^"|"$/g, '')).filter(Boolean)
+    .map((t) => (t === '*' ? null : t.split('-')[0]!));
+}
+
+/** Throws 412 when an If-Match header is present and names neither `*` nor the record's current version. */
+export function checkIfMatch(header: string | undefined, version: number): void {
+  if (header === undefined) return;
+  const versions = versionsIn(header);
+  if (!versions.includes(null) && !versions.includes(String(version))) throw preconditionFailed();
+}
+
+export { jsonText };

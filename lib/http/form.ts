@@ -1,55 +1,94 @@
 /**
- * PHP-style nesting for query strings and form bodies: `a[]=1&a[]=2`, `venue[city]=X`, `organizer[0][organizer]=Y`.
- * Repeated plain keys keep the last value, as PHP does; `a[]` keys always make arrays.
+ * Query strings and form bodies with PHP-style nesting (`a[]=1&a[]=2`, `venue[city]=X`, `organizer[0][organizer]=Y`),
+ * parsed by `qs` within the limits of contract §2: at most 100 entries per list and no index above 99 (`qs` turns
+ * either into an object with such a key, which marks that parameter invalid), at most 5 levels of nesting and 1,000
+ * parameters. Keys that name object internals (`__proto__`, `constructor`, `length`, `push`…) are dropped, so no
+ * client value reaches a prototype or makes the service allocate or loop in proportion to a number it chose.
  */
+import qs from 'qs';
+
 export type Nested = { [key: string]: NestedValue };
 export type NestedValue = string | NestedValue[] | Nested;
 
-const MAX_DEPTH = 5;
-/** Keys that would reach Object.prototype through plain-object assignment. */
-const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
+/** A parsed query or body: the values, and the top-level names whose value broke a list limit. */
+export interface ParsedForm {
+  values: Record<string, unknown>;
+  invalid: Record<string, string>;
+}
 
-export function parseNested(raw: string): Nested {
+export const MAX_LIST_ENTRIES = 100;
+
+const QS_OPTIONS = {
+  arrayLimit: MAX_LIST_ENTRIES,
+  depth: 5,
+  parameterLimit: 1000,
+  allowPrototypes: false,
+  plainObjects: true,
+  duplicates: 'last',
+  charsetSentinel: false,
+} as const;
+
+/** Names of Object.prototype and Array.prototype members: never keys of a parsed value. */
+const INTERNALS = new Set(['__proto__', 'prototype', ...Object.getOwnPropertyNames(Object.prototype),
+  ...Object.getOwnPropertyNames(Array.prototype)]);
+
+const LIST_LIMIT_REASON = `must be a list of at most ${MAX_LIST_ENTRIES} entries, with indices from 0 to ${MAX_LIST_ENTRIES - 1}`;
+
+class ListLimit extends Error {}
+
+/** A copy with ordinary prototypes and without internal keys; throws ListLimit on an index of 100 or more. */
+function clean(value: unknown): NestedValue | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(clean).filter((v): v is NestedValue => v !== undefined);
+  if (value === null || typeof value !== 'object') return undefined;
   const out: Nested = {};
-  for (const [key, value] of new URLSearchParams(raw)) {
-    const path = splitKey(key);
-    if (path && !path.some((part) => UNSAFE.has(part))) assign(out, path, value);
+  for (const [key, child] of Object.entries(value)) {
+    if (INTERNALS.has(key)) continue;
+    if (/^\d+$/.test(key) && key.length > 2) throw new ListLimit();
+    const v = clean(child);
+    if (v !== undefined) out[key] = v;
   }
   return out;
 }
 
-/** "a[b][]" → ["a","b",""]; malformed brackets are taken literally as one key. */
-function splitKey(key: string): string[] | null {
-  const first = key.indexOf('[');
-  if (first <= 0 || !key.endsWith(']')) return key === '' ? null : [key];
-  const parts = [key.slice(0, first)];
-  const rest = key.slice(first);
-  const re = /\[([^\[\]]*)\]/gy;
-  let m: RegExpExecArray | null;
-  let consumed = 0;
-  while ((m = re.exec(rest)) !== null) {
-    parts.push(m[1]!);
-    consumed = re.lastIndex;
+function checked(raw: Record<string, unknown>): ParsedForm {
+  const values: Record<string, unknown> = {};
+  const invalid: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (INTERNALS.has(name)) continue;
+    try {
+      const v = clean(value);
+      if (v !== undefined) values[name] = v;
+    } catch (e) {
+      if (!(e instanceof ListLimit)) throw e;
+      invalid[name] = `${name} ${LIST_LIMIT_REASON}`;
+    }
   }
-  if (consumed !== rest.length || parts.length > MAX_DEPTH + 1) return [key];
-  return parts;
+  return { values, invalid };
 }
 
-function assign(target: Nested | NestedValue[], path: string[], value: string): void {
-  const [head, ...rest] = path as [string, ...string[]];
-  const container = target as Record<string, NestedValue> & NestedValue[];
-  if (rest.length === 0) {
-    if (Array.isArray(container) && head === '') container.push(value);
-    else container[head as never] = value as never;
-    return;
-  }
-  const nextIsList = rest[0] === '' || /^\d+$/.test(rest[0]!);
-  let child: NestedValue | undefined =
-    Array.isArray(container) && head === '' ? undefined : (container[head as never] as NestedValue | undefined);
-  if (child === undefined || typeof child === 'string') {
-    child = nextIsList ? [] : {};
-    if (Array.isArray(container) && head === '') container.push(child);
-    else container[head as never] = child as never;
-  }
-  assign(child as Nested | NestedValue[], rest, value);
+/** Parses a query string or an `application/x-www-form-urlencoded` body. */
+export const parseForm = (text: string): ParsedForm => checked(qs.parse(text, QS_OPTIONS) as Record<string, unknown>);
+
+/** How deep a JSON body may nest (the deepest shape the contract takes, a recurrence rule list, needs 4). */
+export const MAX_JSON_DEPTH = 10;
+
+export class TooDeep extends Error {}
+
+/**
+ * The same cleaning for a parsed JSON object: internal keys dropped, nesting bounded (JSON.parse accepts any depth,
+ * but every recursive step after it would not). JSON arrays are bounded by the list parsers.
+ */
+export function cleanJson(value: Record<string, unknown>, depth = 1): Record<string, unknown> {
+  if (depth > MAX_JSON_DEPTH) throw new TooDeep();
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (!INTERNALS.has(k)) out[k] = cleanJsonValue(v, depth + 1);
+  return out;
+}
+
+function cleanJsonValue(value: unknown, depth: number): unknown {
+  if (depth > MAX_JSON_DEPTH) throw new TooDeep();
+  if (Array.isArray(value)) return value.map((v) => cleanJsonValue(v, depth + 1));
+  if (value !== null && typeof value === 'object') return cleanJson(value as Record<string, unknown>, depth);
+  return value;
 }

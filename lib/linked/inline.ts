@@ -23,7 +23,7 @@ import type { IdPool } from '../store/ids.js';
 import { postKey, slugKey } from '../store/keys.js';
 import { rewriteItem, type TransactItem } from '../store/posts.js';
 import { ReadSet } from '../store/reads.js';
-import { resolveRefs } from '../store/refs.js';
+import { pipelineStore } from '../store/pipeline.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { applyLinkedWrite, fold, PLURAL, sameContent, type LinkedItem, type LinkedKind } from './item.js';
@@ -196,7 +196,7 @@ export async function validateInline(kind: LinkedKind, input: Record<string, unk
       continue;
     }
     if (spec.refs) {
-      const [found] = await resolveRefs(spec.refs, [out[spec.name] as number]);
+      const [found] = await pipelineStore.resolveRefs(spec.refs, [out[spec.name] as number], ctx);
       if (found === null) reasons.push(`${spec.name}: no ${spec.refs} ${String(out[spec.name])}`);
     }
   }

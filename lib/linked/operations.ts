@@ -5,12 +5,13 @@
 import { canEdit, canRead } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
-import { ApiError, forbidden, preconditionFailed } from '../http/errors.js';
-import { checkIfMatch, etagOf } from '../http/etag.js';
+import { ApiError, forbidden } from '../http/errors.js';
+import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
 import { IdPool } from '../store/ids.js';
 import { getPost } from '../store/records.js';
 import { deletePost, LinkConflict, replacePost, VersionConflict, writeTransaction } from '../store/posts.js';
+import { afterCommit, retryConflicts } from '../store/retry.js';
 import { findBySlug } from '../store/slugs.js';
 import { unlinkEverywhere } from '../events/unlink.js';
 import { nowUtcWall } from '../time/format.js';
@@ -19,9 +20,9 @@ import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './it
 import { recordTransactItems } from './counts.js';
 import { renderLinked } from './serialize.js';
 
-const notFound = (kind: LinkedKind, ref: number | string): ApiError => {
+const notFound = (kind: LinkedKind, ref: string): ApiError => {
   const title = kind === 'venue' ? 'Venue' : 'Organizer';
-  return new ApiError(404, `rest-${kind}-not-found`, typeof ref === 'number' ? `${title} with ID ${ref} does not exist.`
+  return new ApiError(404, `rest-${kind}-not-found`, /^\d+$/.test(ref) ? `${title} with ID ${ref} does not exist.`
     : `No ${kind} has the slug "${ref}".`);
 };
 
@@ -29,7 +30,7 @@ const notFound = (kind: LinkedKind, ref: number | string): ApiError => {
 async function load(kind: LinkedKind, ctx: RequestContext, consistent = false): Promise<LinkedItem> {
   const ref = ctx.params.id !== undefined ? (ctx.params.id as number) : (ctx.params.slug as string);
   const item = typeof ref === 'number' ? await getPost(ref, consistent) : await findBySlug(kind, ref, consistent);
-  if (!item || item.kind !== kind) throw notFound(kind, ref);
+  if (!item || item.kind !== kind) throw notFound(kind, typeof ref === 'number' ? String(ctx.raw.id) : ref);
   return item as LinkedItem;
 }
 
@@ -37,7 +38,7 @@ async function load(kind: LinkedKind, ctx: RequestContext, consistent = false): 
 async function respond(kind: LinkedKind, ctx: RequestContext, item: LinkedItem, status: number,
   extra: Record<string, string> = {}): Promise<HttpResult> {
   const blank = Boolean(item.pw) && !canEdit(ctx.caller, await ctx.userId(), item);
-  return json(status, renderLinked(kind, item, ctx, { blank }), { ETag: etagOf(item.id, item.v), ...extra });
+  return recordJson(status, renderLinked(kind, item, ctx, { blank }), item.v, extra);
 }
 
 /** GET /{kind}s/{id} and /by-slug/{slug}. */
@@ -51,57 +52,44 @@ export const getLinked = (kind: LinkedKind) => async (ctx: RequestContext): Prom
   const unlocked = !item.pw || (ctx.params.context === 'edit' && canEdit(ctx.caller, userId, item))
     || (password !== undefined && checkPassword(password, item.pw));
   const body = renderLinked(kind, item, ctx, { jsonLd: true, blank: !unlocked });
-  return json(200, body, { ETag: etagOf(item.id, item.v) });
+  return recordJson(200, body, item.v);
 };
-
-const conflict = (kind: LinkedKind): ApiError =>
-  new ApiError(409, 'rest_conflict', `The ${kind} is being changed by someone else; retry.`);
 
 /** POST /{kind}s: creates, or de-duplicates onto an existing record (201 either way, reference §10.2). */
 export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
   const ids = new IdPool();
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryConflicts(async (attempt) => {
     ids.restart();
     const { plan, items } = await planLinked(kind, ctx.params, ctx, ids, attempt);
     try {
       await writeTransaction(items);
     } catch (e) {
       // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
-      if (e instanceof LinkConflict || e instanceof VersionConflict) continue;
+      if (e instanceof VersionConflict) throw new LinkConflict();
       throw e;
     }
     return respond(kind, ctx, plan.item, 201, { Location: `${ctx.apiUrl}/${PLURAL[kind]}/${plan.id}` });
-  }
-  throw conflict(kind);
+  });
 };
 
 /** Loads the record for a write: 404 when missing, 403 when the caller may not change it, 412 on If-Match. */
 async function loadForWrite(kind: LinkedKind, ctx: RequestContext): Promise<LinkedItem> {
   const item = await load(kind, ctx, true);
   if (!canEdit(ctx.caller, await ctx.userId(), item)) throw forbidden(true);
-  checkIfMatch(ctx.headers['if-match'], item.id, item.v);
+  checkIfMatch(ctx.headers['if-match'], item.v);
   return item;
 }
 
 /** Re-applies a read-modify-write when another writer got in between; with If-Match that is a 412. */
-async function withRetry<T>(kind: LinkedKind, ctx: RequestContext, fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (!(e instanceof VersionConflict) && !(e instanceof LinkConflict)) throw e;
-      if (e instanceof VersionConflict && ctx.headers['if-match'] !== undefined) throw preconditionFailed();
-      if (attempt >= 3) throw conflict(kind);
-    }
-  }
-}
+const withRetry = <T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> =>
+  retryConflicts(fn, { ifMatch: ctx.headers['if-match'] !== undefined });
 
 const baseSlug = (item: LinkedItem): string => item.slugBeforeTrash ?? item.slug.replace(/__trashed(-\d+)?$/, '');
 
 /** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
 export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
   let trashed = false;
-  const result = await withRetry(kind, ctx, async () => {
+  const result = await withRetry(ctx, async () => {
     const existing = await loadForWrite(kind, ctx);
     const item = await applyLinkedWrite(kind, ctx, ctx.params, existing, existing.id);
     let slugBase: string | undefined;
@@ -119,7 +107,7 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
       (s) => recordTransactItems(kind, existing.id, existing, s as LinkedItem))) as LinkedItem;
     return stored;
   });
-  if (trashed) await unlinkEverywhere(kind, result.id);
+  if (trashed) await afterCommit(`unlinking ${kind} ${result.id}`, () => unlinkEverywhere(kind, result.id));
   return respond(kind, ctx, result, 200);
 };
 
@@ -131,7 +119,7 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
   if (force) {
-    const gone = await withRetry(kind, ctx, async () => {
+    const gone = await withRetry(ctx, async () => {
       const existing = await loadForWrite(kind, ctx);
       // Unlink first: an event rewrite adjusts this record's counter, which needs the record to exist.
       await unlinkEverywhere(kind, existing.id);
@@ -141,7 +129,7 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
     // The record as it was; no ETag, as it no longer exists.
     return json(200, renderLinked(kind, gone, ctx, { blank: Boolean(gone.pw) && !canEdit(ctx.caller, await ctx.userId(), gone) }));
   }
-  const stored = await withRetry(kind, ctx, async () => {
+  const stored = await withRetry(ctx, async () => {
     const existing = await loadForWrite(kind, ctx);
     if (existing.status === 'trash') {
       await unlinkEverywhere(kind, existing.id); // finishes an unlinking that an earlier failure interrupted
@@ -154,6 +142,6 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
     return (await replacePost(kind, trashed, existing, `${existing.slug}__trashed`,
       recordTransactItems(kind, existing.id, existing, trashed))) as LinkedItem;
   });
-  await unlinkEverywhere(kind, stored.id);
+  await afterCommit(`unlinking ${kind} ${stored.id}`, () => unlinkEverywhere(kind, stored.id));
   return respond(kind, ctx, stored, 200);
 };

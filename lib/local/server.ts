@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../http/request.js';
-import { routeForPath, splitApiPath } from '../routes/match.js';
+import { splitApiPath } from '../http/paths.js';
+import { routeForPath } from '../routes/match.js';
 import type { Group } from '../routes/types.js';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string | undefined>;

@@ -2,7 +2,7 @@
 import { ROUTES } from './all.js';
 import { routeMatcher } from './matcher.js';
 
-export { allowedMethods, splitApiPath, type RouteMatch } from './matcher.js';
+export { allowedMethods, type RouteMatch } from './matcher.js';
 
 const all = routeMatcher(ROUTES);
 

@@ -4,7 +4,7 @@
  * the $default route, matches every route (match.ts).
  */
 import { methodNotAllowed, noRoute, type ApiError } from '../http/errors.js';
-import { LANGUAGES, NAMESPACE, type Language, type Method, type OperationSpec, type RouteSpec } from './types.js';
+import type { Method, OperationSpec, RouteSpec } from './types.js';
 
 export interface RouteMatch {
   route: RouteSpec;
@@ -17,16 +17,6 @@ export interface RouteMatcher {
   matchRoute(rel: string, method: string): RouteMatch | ApiError;
   /** The route whose path matches, whatever the method (CORS preflight). */
   routeForPath(rel: string): RouteSpec | null;
-}
-
-const API_PATH = new RegExp(`^(?:/(${LANGUAGES.join('|')}))?/${NAMESPACE}(/.*)?$`, 'i');
-
-/** "/de/calendar/events/v1/events/3" → {prefix: "de", rel: "/events/3"}; null when outside the API. */
-export function splitApiPath(path: string): { prefix: Language | null; rel: string } | null {
-  const m = API_PATH.exec(path);
-  if (!m) return null;
-  const rel = (m[2] ?? '/').replace(/\/+$/, '') || '/';
-  return { prefix: (m[1]?.toLowerCase() as Language | undefined) ?? null, rel };
 }
 
 export const allowedMethods = (route: RouteSpec): string[] => [...new Set(route.operations.map((o) => o.method)), 'OPTIONS'];

@@ -1,11 +1,13 @@
 /**
- * The DynamoDB document client, created once per cold start, plus a per-request meter of DynamoDB requests
- * and consumed capacity (benchmarks and tests read it; ReturnConsumedCapacity is set on every call).
+ * The DynamoDB document client, created once per cold start. Every call is metered (lib/store/scope.ts), bounded by
+ * the request's deadline and by a per-attempt timeout, and its failures that mean "unavailable" (throttling after the
+ * SDK's retries, 5xx, network errors, timeouts) become StoreUnavailable, flagged when a write's outcome is unknown.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
-import { currentMeter } from './meter.js';
+import { unavailability } from './errors.js';
+import { currentMeter, deadlineSignal } from './scope.js';
 
 type Capacity = { CapacityUnits?: number };
 
@@ -32,20 +34,34 @@ let client: DynamoDBDocumentClient | null = null;
 
 export function db(): DynamoDBDocumentClient {
   if (client) return client;
-  const base = new DynamoDBClient({ maxAttempts: 3 });
-  client = DynamoDBDocumentClient.from(base, {
+  const base = new DynamoDBClient({
+    maxAttempts: 3,
+    // A call that hangs is retried after 2 s and abandoned at the request's deadline (deadlineSignal below).
+    requestHandler: { connectionTimeout: 1000, requestTimeout: 2000 },
+  });
+  const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });
-  client.middlewareStack.add(
+  doc.middlewareStack.add(
     (next, context) => async (args) => {
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity ??= 'TOTAL';
-      const result = await next(args);
-      record(String(context.commandName), result.output as Record<string, unknown>);
-      return result;
+      const command = String(context.commandName);
+      try {
+        const result = await next(args);
+        record(command, result.output as Record<string, unknown>);
+        return result;
+      } catch (e) {
+        throw unavailability(e, !READS.has(command)) ?? e;
+      }
     },
     { step: 'initialize', name: 'calendarMeter' },
   );
+  // Every call carries the request's deadline signal unless the caller passes its own options.
+  const send = doc.send.bind(doc) as (command: unknown, options?: unknown) => Promise<unknown>;
+  (doc as { send: (command: unknown, options?: unknown) => Promise<unknown> }).send = (command, options) =>
+    send(command, options ?? { abortSignal: deadlineSignal() });
+  client = doc;
   return client;
 }
 

@@ -1,6 +1,17 @@
 /** The store reads the request pipeline needs (reference checks, user ids), for the functions that own data. */
+import { canRead } from '../auth/access.js';
 import type { PipelineStore } from '../http/handler.js';
 import { resolveRefs } from './refs.js';
 import { userIdForSub } from './users.js';
 
-export const pipelineStore: PipelineStore = { resolveRefs, userIdForSub };
+export const pipelineStore: PipelineStore = {
+  resolveRefs: async (kind, values, ctx) => {
+    const userId = ctx.caller ? await ctx.userId() : null;
+    // A filter or link may name only records its caller may read; a password-protected one only if they may edit it.
+    return resolveRefs(kind, values, (r) => canRead(ctx.caller, userId, r as never) && (!r.pw || canEditRef(ctx, userId, r)));
+  },
+  userIdForSub,
+};
+
+const canEditRef = (ctx: Parameters<PipelineStore['resolveRefs']>[2], userId: number | null, r: { author: number }): boolean =>
+  ctx.caller?.role === 'editor' || (ctx.caller !== null && userId === r.author);

@@ -2,13 +2,16 @@
  * Writes of post records (events, venues, organizers): every write is one conditional transaction that also
  * maintains the record's slug guard item, so slugs stay unique per kind (a GSI cannot enforce that).
  */
+import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '../http/errors.js';
 import { slugCandidates } from '../text/slug.js';
 import { db, table } from './client.js';
 import { foldCounters } from './counters.js';
 import { postKey, slugKey, type PostKind } from './keys.js';
+import { LinkConflict, NoFreeSlug, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
 import { batchGet, type Item } from './records.js';
+import { backoff } from './retry.js';
+import { timeLeft } from './scope.js';
 import type { PostStatus } from '../routes/common.js';
 import type { Language } from '../routes/types.js';
 
@@ -36,8 +39,7 @@ export type PostRecord<Kind extends PostKind, Text> = {
   modifiedUtc: string;
 };
 
-/** Thrown when the record changed since it was read (version condition failed). */
-export class VersionConflict extends Error {}
+export { LinkConflict, VersionConflict } from './errors.js';
 
 const SLUG_BATCH = 25;
 
@@ -53,7 +55,7 @@ export async function freeSlug(kind: PostKind | 'category' | 'tag', base: string
     const free = candidates.filter((s) => !holders.has(s) || holders.get(s) === selfId);
     if (free.length) return free[Math.floor(Math.random() * Math.min(free.length, spread + 1))]!;
   }
-  throw new ApiError(400, 'rest_invalid_param', 'No free slug could be found; send a different slug.', { params: { slug: 'slug is taken' } });
+  throw new NoFreeSlug();
 }
 
 const guardPut = (kind: PostKind | 'category' | 'tag', slug: string, id: number): TransactItem => ({
@@ -71,23 +73,32 @@ function reasonsOf(e: unknown): string[] {
   return ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
 }
 
-async function transact(all: TransactItem[]): Promise<string[] | null> {
+/** Cancellation reasons that mean "throttled": nothing was applied, and the same transaction can be sent again. */
+const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/**
+ * Runs one transaction: null when it committed, else the cancellation reasons (one per item). Throttled
+ * transactions are sent again (with the same ClientRequestToken, so a retry after a lost answer cannot apply
+ * twice) while the request has time; a conflict with another transaction in flight reads as ['TransactionConflict'].
+ */
+export async function transact(all: TransactItem[]): Promise<string[] | null> {
   const items = foldCounters(all);
-  if (items.length > 100) {
-    throw new ApiError(400, 'rest_too_many_changes', 'This request changes too many linked records at once; split it into smaller ones.');
-  }
-  try {
-    await db().send(new TransactWriteCommand({ TransactItems: items }));
-    return null;
-  } catch (e) {
-    const reasons = reasonsOf(e);
-    if (reasons.some((r) => r === 'ThrottlingError' || r === 'ProvisionedThroughputExceeded')) {
-      const err = new Error('throttled');
-      err.name = 'ThrottlingException';
-      throw err;
+  if (items.length > 100) throw new TooManyChanges();
+  const ClientRequestToken = randomUUID();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken }));
+      return null;
+    } catch (e) {
+      const reasons = reasonsOf(e);
+      if (reasons.some((r) => THROTTLED.has(r))) {
+        if (attempt >= 6 || timeLeft() < 500) throw new StoreUnavailable(false, { cause: e });
+        await backoff(attempt);
+        continue;
+      }
+      if (reasons.some((r) => r === 'TransactionConflict')) return ['TransactionConflict'];
+      return reasons;
     }
-    if (reasons.some((r) => r === 'TransactionConflict')) return ['TransactionConflict'];
-    return reasons;
   }
 }
 
@@ -117,7 +128,7 @@ export async function createPost(kind: PostKind, item: Item & { id: number }, sl
     if (reasons.slice(2).some((r) => r === 'ConditionalCheckFailed')) throw new LinkConflict();
     // The slug was taken between the check and the write, or a concurrent transaction touched an item: retry.
   }
-  throw new ApiError(409, 'rest_conflict', 'The record could not be created because of concurrent changes; retry.');
+  throw new LinkConflict();
 }
 
 /**
@@ -194,11 +205,9 @@ export async function replacePost(kind: PostKind, item: Item & { id: number; slu
     if (reasons[0] === 'ConditionalCheckFailed') throw new VersionConflict();
     if (reasons.some((r) => r === 'ConditionalCheckFailed')) throw new LinkConflict();
   }
-  throw new ApiError(409, 'rest_conflict', 'The record could not be saved because of concurrent changes; retry.');
+  throw new LinkConflict();
 }
 
-/** A linked record changed or vanished while this write was prepared (e.g. a term deleted meanwhile). */
-export class LinkConflict extends Error {}
 
 /** Deletes a record permanently (if it still has `expectedVersion`) and releases its slug. */
 export async function deletePost(kind: PostKind, item: Item & { id: number; slug: string }, expectedVersion: number,

@@ -7,7 +7,7 @@
  * the write's transaction (slug guards, name items, record versions, link targets), so a stale read can only make
  * the transaction fail, and the caller then plans again with `consistent` reads.
  */
-import { ApiError } from '../http/errors.js';
+import { NoFreeSlug } from './errors.js';
 import { slugCandidates } from '../text/slug.js';
 import { slugKey, type PostKind, type Taxonomy } from './keys.js';
 import { batchGet, type Item } from './records.js';
@@ -118,6 +118,6 @@ export class ReadSet {
       from += count;
       count = SLUG_BATCH;
     }
-    throw new ApiError(400, 'rest_invalid_param', 'No free slug could be found; send a different slug.', { params: { slug: 'slug is taken' } });
+    throw new NoFreeSlug();
   }
 }

@@ -1,27 +1,44 @@
 /** Existence checks for ids given as filter values or links (contract §3: unknown → 400). */
-import { batchGet, getItem } from './records.js';
+import { batchGet } from './records.js';
 import { postKey, slugKey, termKey } from './keys.js';
 import { userExists } from './users.js';
 import type { RefKind } from '../routes/types.js';
 
+/** The longest slug the service stores (contract §2); a longer one names nothing. */
+export const MAX_SLUG_CHARS = 200;
+
+/** What a post reference must satisfy beyond existing: the caller may read it (contract §4, §7). */
+export type ReadableCheck = (record: { author: number; status: string; pw?: string; statusBeforeTrash?: string }) => boolean;
+
+const POST_FACTS = ['id', 'kind', 'status', 'author', 'pw', 'statusBeforeTrash'];
+
 /**
- * Resolves references of one kind. Returns, per input value, the record id it names, or null when it names
- * nothing of that kind. Posts and users are referenced by id; terms by id or slug.
+ * Resolves references of one kind. Returns, per input value, the record id it names, or null when it names nothing
+ * of that kind (or, for posts, nothing the caller may read). Posts and users are referenced by id; terms by id or
+ * slug. At most two requests whatever the number of values (the lists are capped at 100 entries).
  */
-export async function resolveRefs(kind: RefKind, values: (string | number)[]): Promise<(number | null)[]> {
+export async function resolveRefs(kind: RefKind, values: (string | number)[], readable: ReadableCheck): Promise<(number | null)[]> {
   if (kind === 'user') return Promise.all(values.map(async (v) => (typeof v === 'number' && (await userExists(v)) ? v : null)));
   if (kind === 'category' || kind === 'tag') {
-    const ids = values.map((v) => (typeof v === 'number' || /^\d+$/.test(v) ? Number(v) : null));
-    const byId = await batchGet(ids.filter((i): i is number => i !== null).map(termKey), ['id', 'taxonomy']);
-    const found = new Set(byId.filter((t) => t.taxonomy === kind).map((t) => t.id as number));
-    return Promise.all(values.map(async (v, i) => {
-      const id = ids[i];
-      if (id != null && found.has(id)) return id;
-      const guard = await getItem(slugKey(kind, String(v).toLowerCase()));
-      return guard ? (guard.id as number) : null;
-    }));
+    const asId = (v: string | number): number | null => (typeof v === 'number' ? v : /^\d{1,15}$/.test(v) ? Number(v) : null);
+    const asSlug = (v: string | number): string | null => {
+      const slug = String(v).toLowerCase();
+      return [...slug].length <= MAX_SLUG_CHARS ? slug : null;
+    };
+    const ids = values.map(asId).filter((i): i is number => i !== null);
+    const slugs = values.map(asSlug).filter((s): s is string => s !== null);
+    const found = await batchGet([...ids.map(termKey), ...slugs.map((s) => slugKey(kind, s))], ['id', 'taxonomy']);
+    const byId = new Set(found.filter((t) => t.taxonomy === kind).map((t) => t.id as number));
+    const bySlug = new Map(found.filter((t) => String(t.PK).startsWith('SLUG#')).map((g) => [String(g.PK), g.id as number]));
+    return values.map((v) => {
+      const id = asId(v);
+      if (id !== null && byId.has(id)) return id;
+      const slug = asSlug(v);
+      return slug === null ? null : bySlug.get(slugKey(kind, slug).PK) ?? null;
+    });
   }
-  const items = await batchGet(values.map((v) => postKey(Number(v))), ['id', 'kind']);
-  const found = new Set(items.filter((p) => p.kind === kind).map((p) => p.id as number));
+  const numeric = values.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
+  const items = await batchGet(numeric.map(postKey), POST_FACTS);
+  const found = new Set(items.filter((p) => p.kind === kind && readable(p as never)).map((p) => p.id as number));
   return values.map((v) => (found.has(Number(v)) ? Number(v) : null));
 }

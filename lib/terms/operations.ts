@@ -5,13 +5,14 @@
 import { unlinkEverywhere } from '../events/unlink.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError, invalidParam, preconditionFailed } from '../http/errors.js';
-import { checkIfMatch, etagOf } from '../http/etag.js';
+import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { Operation } from '../http/handler.js';
 import { table } from '../store/client.js';
 import { nextId } from '../store/ids.js';
 import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
 import { LinkConflict, rewriteItem, VersionConflict, writeTransaction, type TransactItem } from '../store/posts.js';
+import { backoff, retryConflicts } from '../store/retry.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { nameGuardItems, notHierarchical, slugBase, slugGuardItems, termExists } from './guards.js';
@@ -22,10 +23,8 @@ import {
 import { listTerms } from './list.js';
 import { serializeTerm } from './serialize.js';
 import {
-  ancestry, childrenOf, conflict, guardDelete, guardHolder, guardHolders, guardPut, hierarchyItems, pickSlug, readTerm, type ChainLink,
+  ancestry, childrenOf, guardDelete, guardHolder, guardHolders, guardPut, hierarchyItems, pickSlug, readTerm, type ChainLink,
 } from './store.js';
-
-const ATTEMPTS = 5;
 
 export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError =>
   new ApiError(404, `rest-${taxonomy}-not-found`, `${TAXONOMIES[taxonomy].title} with ID ${id} does not exist.`);
@@ -33,13 +32,8 @@ export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError 
 /** The id as the path gave it (an id beyond any counter parses to 0, but the message names what was asked for). */
 const pathId = (ctx: RequestContext): string => String(ctx.raw.id ?? ctx.params.id);
 
-/** A write lost to a concurrent change that did not touch this term's version: prepare it again. */
-class Retry extends Error {}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function respond(ctx: RequestContext, item: TermItem, status: number, extra: Record<string, string> = {}): HttpResult {
-  return json(status, serializeTerm(item, ctx), { ETag: etagOf(item.id, item.v), ...extra });
+  return recordJson(status, serializeTerm(item, ctx), item.v, extra);
 }
 
 function checkTextSize(item: TermItem): void {
@@ -57,25 +51,8 @@ async function loadForWrite(taxonomy: Taxonomy, ctx: RequestContext): Promise<Te
   const id = ctx.params.id as number;
   const item = await readTerm(taxonomy, id);
   if (!item) throw termNotFound(taxonomy, pathId(ctx));
-  checkIfMatch(ctx.headers['if-match'], item.id, item.v);
+  checkIfMatch(ctx.headers['if-match'], item.v);
   return item;
-}
-
-/** Re-runs a read-modify-write after a concurrent change (If-Match turns a version change into 412). */
-async function withRetry<T>(ctx: RequestContext, taxonomy: Taxonomy, fn: (attempt: number) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn(attempt);
-    } catch (e) {
-      if (e instanceof VersionConflict) {
-        if (ctx.headers['if-match'] !== undefined) throw preconditionFailed();
-      } else if (!(e instanceof Retry)) {
-        throw e;
-      }
-      if (attempt + 1 >= ATTEMPTS) throw conflict(taxonomy);
-      await sleep(10 * 2 ** attempt);
-    }
-  }
 }
 
 /** Runs a term transaction; a failed condition is a version conflict when the term changed, else a retry. */
@@ -86,7 +63,7 @@ async function commit(taxonomy: Taxonomy, prev: TermItem, items: TransactItem[])
     if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
     const now = await readTerm(taxonomy, prev.id);
     if (!now || now.v !== prev.v) throw new VersionConflict();
-    throw new Retry();
+    throw new LinkConflict();
   }
 }
 
@@ -109,7 +86,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
 
   const id = await nextId('term');
   const base = slugBase(p.slug as string | undefined, name, id);
-  for (let attempt = 0; attempt < ATTEMPTS * 2; attempt++) {
+  return retryConflicts(async (attempt) => {
     const slug = await pickSlug(taxonomy, base, id, new Set(), attempt);
     const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
     checkTextSize(item);
@@ -121,22 +98,20 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
     ];
     try {
       await writeTransaction(items);
-      return respond(ctx, item, 201, { Location: `${ctx.apiUrl}/${TAXONOMIES[taxonomy].plural}/${id}` });
     } catch (e) {
       if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
       const holder = await guardHolder(nameKey);
       if (holder !== null && holder !== id) throw termExists(holder);
       if (parent && !(await readTerm('category', parent))) throw invalidParam('parent', `parent: no category ${parent}`);
-      // The slug was taken meanwhile, or a concurrent transaction touched the parent: try again.
-      await sleep(5 * 2 ** Math.min(attempt, 5));
+      throw new LinkConflict(); // the slug was taken meanwhile, or a concurrent transaction touched the parent
     }
-  }
-  throw conflict(taxonomy);
+    return respond(ctx, item, 201, { Location: `${ctx.apiUrl}/${TAXONOMIES[taxonomy].plural}/${id}` });
+  });
 }
 
 export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
   const p = ctx.params;
-  return withRetry(ctx, taxonomy, async () => {
+  return retryConflicts(async () => {
     const prev = await loadForWrite(taxonomy, ctx);
     if (!isHierarchical(taxonomy) && tagParentSent(ctx)) throw notHierarchical();
     const lang = ctx.lang;
@@ -184,71 +159,53 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
       ...hierarchyItems(chain, deltas),
     ]);
     return respond(ctx, next, 200);
-  });
+  }, { ifMatch: ctx.headers['if-match'] !== undefined });
 }
 
 /** Moves a child of a category being deleted up to that category's parent (WordPress' wp_delete_term does). */
 async function reparentChild(childId: number, from: number, to: number): Promise<void> {
-  for (let attempt = 0; attempt < ATTEMPTS * 2; attempt++) {
+  await retryConflicts(async () => {
     const child = await readTerm('category', childId);
     if (!child || Number(child.parent) !== from) return;
     const next = withDerived({ ...child, parent: to, v: child.v + 1 });
-    try {
-      await writeTransaction([
-        rewriteItem(termKey(childId), child as never, next as never, child.v),
-        ...(await nameGuardItems(child, next, 'lenient')),
-        ...hierarchyItems([], new Map([[from, -1], [to, 1]])),
-      ]);
-      return;
-    } catch (e) {
-      if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
-      await sleep(5 * 2 ** Math.min(attempt, 5));
-    }
-  }
-  throw conflict('category');
+    await writeTransaction([
+      rewriteItem(termKey(childId), child as never, next as never, child.v),
+      ...(await nameGuardItems(child, next, 'lenient')),
+      ...hierarchyItems([], new Map([[from, -1], [to, 1]])),
+    ]);
+  });
 }
 
 export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
   const first = await loadForWrite(taxonomy, ctx);
   const ifMatch = ctx.headers['if-match'] !== undefined;
   // Unlink first (each event in its own transaction, idempotent), so no event keeps a dangling term id.
-  try {
-    await unlinkEverywhere(taxonomy, first.id);
-  } catch (e) {
-    if (e instanceof LinkConflict || e instanceof VersionConflict) throw conflict(taxonomy);
-    throw e;
-  }
-
-  for (let attempt = 0; attempt < ATTEMPTS * 2; attempt++) {
+  await unlinkEverywhere(taxonomy, first.id);
+  return retryConflicts(async (attempt) => {
     const current = await readTerm(taxonomy, first.id);
-    if (!current) break; // deleted by a concurrent request meanwhile: the outcome asked for
+    if (!current) return json(200, serializeTerm(first, ctx)); // deleted by a concurrent request: the outcome asked for
     if (current.v !== first.v && ifMatch) throw preconditionFailed();
     if (isHierarchical(taxonomy) && Number(current.kids ?? 0) > 0) {
       const children = await childrenOf(current.id);
       for (const child of children) await reparentChild(child, current.id, Number(current.parent ?? 0));
-      if (children.length === 0) await sleep(50 * (attempt + 1)); // a child not yet in the index: wait for it
-      continue;
+      if (children.length === 0) await backoff(attempt + 3); // a child not yet in the index: wait for it
+      throw new LinkConflict();
     }
     const holders = await guardHolders(nameGuardKeys(current));
     const parent = isHierarchical(taxonomy) ? Number(current.parent ?? 0) : 0;
-    try {
-      await writeTransaction([
-        { Delete: { TableName: table(), Key: termKey(current.id),
-          ConditionExpression: '#v = :v AND (attribute_not_exists(#k) OR #k <= :zero)',
-          ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } },
-        guardDelete(slugKey(taxonomy, current.slug), current.id),
-        ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
-        ...(parent ? hierarchyItems([], new Map([[parent, -1]])) : []),
-      ]);
-      const body = current.v === first.v ? first : { ...current, cnt: first.cnt };
-      return json(200, serializeTerm(body, ctx));
-    } catch (e) {
-      if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
-      await sleep(5 * 2 ** Math.min(attempt, 5));
-    }
-  }
-  if (!(await readTerm(taxonomy, first.id))) return json(200, serializeTerm(first, ctx));
-  throw conflict(taxonomy);
+    await writeTransaction([
+      { Delete: { TableName: table(), Key: termKey(current.id),
+        ConditionExpression: '#v = :v AND (attribute_not_exists(#k) OR #k <= :zero)',
+        ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } },
+      guardDelete(slugKey(taxonomy, current.slug), current.id),
+      ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
+      ...(parent ? hierarchyItems([], new Map([[parent, -1]])) : []),
+    ]).catch((e) => {
+      throw e instanceof VersionConflict ? new LinkConflict() : e; // re-read: If-Match decides above, not here
+    });
+    const body = current.v === first.v ? first : { ...current, cnt: first.cnt };
+    return json(200, serializeTerm(body, ctx));
+  });
 }
 
 /** The operation table of one taxonomy's route group (operation ids of lib/routes/terms.ts). */

@@ -3,7 +3,7 @@
  * slugs and names, free slugs, the parent chain and the `kids` counters that keep the hierarchy acyclic and
  * free of orphans.
  */
-import { ApiError, invalidParam } from '../http/errors.js';
+import { invalidParam } from '../http/errors.js';
 import { table } from '../store/client.js';
 import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
 import { batchGet, getItem, getTerm, queryAll } from '../store/records.js';
@@ -151,7 +151,3 @@ export function hierarchyItems(chain: ChainLink[], deltas: Map<number, number>):
 export async function childrenOf(id: number): Promise<number[]> {
   return (await queryTermIndex('category')).filter((e) => e.parent === id).map((e) => e.id);
 }
-
-/** 409 after repeated concurrent changes. */
-export const conflict = (what: string): ApiError =>
-  new ApiError(409, 'rest_conflict', `The ${what} is being changed by someone else at the same time; retry.`);

@@ -2,7 +2,7 @@
  * Contract tests for the single-event routes: create, read (by id and slug), update, delete.
  * CONTRACT.md §2, §3, §5, §6, §7 and reference §4.1, §4.6, §4.7, §9.1, §10.1, §10.5, §11.3.
  */
-import { api, apiUrl, serverOrigin, tokenFor } from '../support/api.js';
+import { api, apiUrl, serverOrigin, tokenFor, etagVersion } from '../support/api.js';
 import {
   createEvent, eventBody, eventPath, eventUrl, expectError, expectInvalid, expectStatus, futureDay, uid,
 } from './helpers/events.js';
@@ -632,19 +632,23 @@ describe('partial updates (contract §7)', () => {
 });
 
 describe('ETag and If-Match (contract §7)', () => {
-  it('GET, create and update answer an ETag that changes with every write', async () => {
+  it('GET, create and update answer an ETag "<version>-<hash>" whose version moves with every write (contract §15)', async () => {
     const res = await post(eventBody());
-    const created = res.headers.get('etag');
-    expect(created).toBeTruthy();
+    expect(etagVersion(res)).toBe('1');
     const id = res.json.id;
     const get1 = await api(eventPath(id));
-    expect(get1.headers.get('etag')).toBe(created);
+    expect(etagVersion(get1)).toBe('1');
+    expect((await api(eventPath(id))).headers.get('etag')).toBe(get1.headers.get('etag')); // strong: same body, same tag
     const upd = await update(id, { excerpt: 'v2' });
-    const updated = upd.headers.get('etag');
-    expect(updated).toBeTruthy();
-    expect(updated).not.toBe(created);
-    expect((await api(eventPath(id))).headers.get('etag')).toBe(updated);
-    expect((await api(`/events/by-slug/${res.json.slug}`)).headers.get('etag')).toBe(updated);
+    expect(etagVersion(upd)).toBe('2');
+    const get2 = await api(eventPath(id));
+    expect(etagVersion(get2)).toBe('2');
+    expect(get2.headers.get('etag')).not.toBe(get1.headers.get('etag'));
+    expect((await api(`/events/by-slug/${res.json.slug}`)).headers.get('etag')).toBe(get2.headers.get('etag'));
+    // Another language's representation has another tag, with the same version (If-Match compares the version).
+    const de = await api(eventPath(id), { query: { translation_language: 'de' } });
+    expect(etagVersion(de)).toBe('2');
+    expectStatus(await update(id, { excerpt: 'v3' }, 'PATCH', { 'If-Match': de.headers.get('etag')! }), 200);
   });
 
   it('a write with a stale If-Match → 412 rest_precondition_failed and changes nothing; a current one → 200', async () => {

@@ -91,3 +91,11 @@ export function tokenFor(role: TokenRole, sub?: string, expiresIn?: string | num
   if (!secret) throw new Error('CALENDAR_TEST_JWT_SECRET is not set: run the tests through jest (globalSetup starts the server).');
   return signLocalToken({ secret, role, sub, expiresIn });
 }
+
+/** The version part of a record's ETag (`"<version>-<hash of the body>"`, contract §15). */
+export function etagVersion(res: { headers: Headers }): string {
+  const tag = res.headers.get('etag');
+  const m = tag ? /^"(\d+)-[A-Za-z0-9_-]+"$/.exec(tag) : null;
+  if (!m) throw new Error(`not a record ETag: ${tag}`);
+  return m[1]!;
+}

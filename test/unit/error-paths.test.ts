@@ -46,7 +46,7 @@ test('a list whose index query is throttled → 503', async () => {
 
 test('an unexpected failure → 500 rest_internal_error with the request id and no stack trace', async () => {
   const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-  ddb.on(GetCommand).rejects(new Error('socket hang up at /var/task/index.mjs:1:2'));
+  ddb.on(GetCommand).rejects(new TypeError("Cannot read properties of undefined (reading 'id') at /var/task/index.mjs:1:2"));
   const res = await invoke(event('/calendar/events/v1/events/7'));
   expect(res.statusCode).toBe(500);
   const body = JSON.parse(res.body);

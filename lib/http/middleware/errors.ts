@@ -1,0 +1,52 @@
+/**
+ * The one place where failures become the contract's error responses (contract §3): ApiErrors as they are, the
+ * store's unavailability as 503 `rest_unavailable` (with `outcome: "unknown"` when a write may have landed), a
+ * request that ran out of time as the same 503, anything else as 500 `rest_internal_error` with the request id.
+ */
+import { NoFreeSlug, StoreUnavailable, TooManyChanges, unavailability, VersionConflict } from '../../store/errors.js';
+import { ApiError, invalidParam, preconditionFailed, unavailable } from '../errors.js';
+import { json, type HttpResult } from '../response.js';
+import { stateOf, type Middleware } from './state.js';
+
+/** Raised by the pipeline's own timer when the function is about to run out of time. */
+export class OutOfTime extends Error {
+  override name = 'OutOfTime';
+}
+
+/** A response decided before the operation (preflight, redirect): thrown so the outgoing steps still add headers. */
+export class Reply extends Error {
+  constructor(readonly response: HttpResult) {
+    super('reply');
+  }
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function errorResponse(error: unknown, method: string, requestId: string): HttpResult {
+  if (error instanceof Reply) return error.response;
+  if (error instanceof ApiError) return json(error.status, error.body(), error.headers);
+  const write = !READ_METHODS.has(method);
+  const down = error instanceof StoreUnavailable ? error : unavailability(error, write);
+  if (down) return respond(unavailable(write && down.outcomeUnknown));
+  if (error instanceof OutOfTime) return respond(unavailable(write));
+  if (error instanceof VersionConflict) return respond(preconditionFailed());
+  if (error instanceof NoFreeSlug) return respond(invalidParam('slug', 'slug is taken; send a different slug'));
+  if (error instanceof TooManyChanges) {
+    return respond(new ApiError(400, 'rest_too_many_changes', 'This request changes too many linked records at once; split it into smaller ones.'));
+  }
+  console.error(JSON.stringify({ level: 'error', requestId, error: String((error as Error)?.stack ?? error) }));
+  return json(500, {
+    code: 'rest_internal_error', message: 'The server failed to answer; the request id identifies the failure in the logs.',
+    data: { status: 500, request_id: requestId },
+  });
+}
+
+const respond = (e: ApiError): HttpResult => json(e.status, e.body(), e.headers);
+
+export const errors = (): Middleware => ({
+  onError: (request) => {
+    const state = stateOf(request.event);
+    request.response = errorResponse(request.error, state.line?.method ?? request.event.requestContext?.http?.method ?? 'GET',
+      state.line?.requestId ?? request.event.requestContext?.requestId ?? 'local');
+  },
+});
