@@ -18,8 +18,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteTimezone: env.CALENDAR_TIMEZONE || 'UTC',
     siteUrl: env.CALENDAR_SITE_URL ? env.CALENDAR_SITE_URL.replace(/\/+$/, '') : null,
     jwt: {
-      // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise.
-      secret: issuer ? null : env.CALENDAR_JWT_SECRET || DEV_JWT_SECRET,
+      // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
+      // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.
+      secret: issuer ? null : env.CALENDAR_JWT_SECRET || (env.AWS_LAMBDA_FUNCTION_NAME ? null : DEV_JWT_SECRET),
       issuer,
       audience: env.CALENDAR_JWT_AUDIENCE || null,
       jwksUrl: env.CALENDAR_JWKS_URL || (issuer ? `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json` : null),

@@ -15,12 +15,14 @@ let secretKey: Promise<webcrypto.CryptoKey> | null = null;
 
 async function verify(token: string): Promise<JWTPayload> {
   const { jwt } = config();
+  // Every token must expire (contract §4): one without `exp` would be valid forever.
   if (jwt.secret) {
     secretKey ??= webcrypto.subtle.importKey('raw', new TextEncoder().encode(jwt.secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-    return (await jwtVerify(token, await secretKey, { algorithms: ['HS256'] })).payload;
+    return (await jwtVerify(token, await secretKey, { algorithms: ['HS256'], requiredClaims: ['exp'] })).payload;
   }
-  jwks ??= createRemoteJWKSet(new URL(jwt.jwksUrl!));
-  const { payload } = await jwtVerify(token, jwks, { algorithms: ['RS256'], issuer: jwt.issuer ?? undefined });
+  if (!jwt.jwksUrl) throw new Error('no token key is configured');
+  jwks ??= createRemoteJWKSet(new URL(jwt.jwksUrl));
+  const { payload } = await jwtVerify(token, jwks, { algorithms: ['RS256'], issuer: jwt.issuer ?? undefined, requiredClaims: ['exp'] });
   // Cognito ID tokens carry the app client in `aud`, access tokens in `client_id`.
   if (jwt.audience) {
     const aud = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
@@ -59,7 +61,10 @@ export async function authenticate(header: string | undefined): Promise<Caller |
     payload = await verifyOnce(m[1]!);
   } catch (e) {
     const code = (e as { code?: string }).code;
-    throw invalidToken(code === 'ERR_JWT_EXPIRED' ? 'the token has expired' : 'the token could not be verified');
+    const claim = (e as { claim?: string }).claim;
+    throw invalidToken(code === 'ERR_JWT_EXPIRED' ? 'the token has expired'
+      : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'exp' ? 'the token must have an expiry (exp)'
+        : 'the token could not be verified');
   }
   if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidToken('the token has no subject');
   return { sub: payload.sub, role: roleFromGroups(payload['cognito:groups']) };

@@ -9,6 +9,7 @@
  * in one more request when needed (the records a name item lists, terms found by name, slug candidates of new
  * terms); then one block of ids is taken for the event (on create) and the new records.
  */
+import { canEdit, canRead } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
 import { invalidParam } from '../http/errors.js';
 import { createOf, draftOf, reuseOf, sameRecord, validateInline, wantDraft, wantMatches, type LinkedDraft, type LinkedPlan } from '../linked/inline.js';
@@ -120,8 +121,18 @@ export async function planLinks(ctx: RequestContext, existing: EventItem | null,
   const refKeys = [...records.filter((r) => !r.draft).map((r) => postKey(r.id!)),
     ...terms.flatMap((t) => t.values.filter((v): v is number => typeof v === 'number').map(termKey))];
   await reads.confirmMissing(refKeys);
+  // A new link may name only a record the caller may read (contract §7): a trashed, unreadable or locked one is
+  // refused like a missing one, so linking never reveals what a reader could not see. Links the event has stay.
+  const userId = await ctx.userId();
+  const linkedAlready = new Set(existing ? [existing.venue, ...existing.organizers] : []);
+  const linkable = (item: Item) => linkedAlready.has(item.id as number) || (item.status !== 'trash'
+    && canRead(ctx.caller, userId, item as never) && (!item.pw || canEdit(ctx.caller, userId, item as never)));
   for (const kind of ['venue', 'organizer'] as const) {
-    const unknown = records.filter((r) => r.kind === kind && !r.draft && (reads.get(postKey(r.id!)) as Item | null)?.kind !== kind);
+    const unknown = records.filter((r) => {
+      if (r.kind !== kind || r.draft) return false;
+      const item = reads.get(postKey(r.id!)) as Item | null;
+      return item?.kind !== kind || !linkable(item);
+    });
     if (unknown.length) throw invalidParam(kind, `${kind}: no ${kind} ${unknown.map((r) => r.id).join(', ')}`);
   }
   const termIds = new Map<TermRequest, { found: Map<string, number>; missing: string[] }>();

@@ -7,7 +7,7 @@ import { checkPassword } from '../auth/password.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
-import { echoQuery, listHeaders, pageLinks } from '../http/pagination.js';
+import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
 import { countRunningPast, countStarts, readEventsFrom } from '../store/event-counts.js';
@@ -27,7 +27,6 @@ const LINK_FILTERS: [string, LinkKind][] = [['venue', 'venue'], ['organizer', 'o
 
 const DATE_KEYS: DateFilterKey[] = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
 
-
 const anyOf = (wanted: number[] | undefined, have: number[] | number | undefined): boolean =>
   !wanted || (Array.isArray(have) ? have : have === undefined ? [] : [have]).some((id) => wanted.includes(id));
 
@@ -38,12 +37,43 @@ function searchTerms(search: string): { word: string; exclude: boolean }[] {
     .filter((t) => t.word !== '' && t.word !== '-');
 }
 
+/** Whether the caller may see a password-protected event's content: they sent its password. */
+const unlocked = (ctx: RequestContext, item: EventItem): boolean =>
+  typeof ctx.params.password === 'string' && item.pw !== undefined && checkPassword(ctx.params.password, item.pw);
+
+/**
+ * Whether an event matches the search words in the request's language. A password-protected event the caller has
+ * not unlocked is matched on its title only: its hidden text must not be probed by searching (contract §4).
+ */
 function matchesSearch(item: EventItem, ctx: RequestContext, terms: { word: string; exclude: boolean }[]): boolean {
-  const fields = (['title', 'excerpt', 'description'] as const).map((f) => {
+  const shown = item.pw && !unlocked(ctx, item) ? (['title'] as const) : (['title', 'excerpt', 'description'] as const);
+  const fields = shown.map((f) => {
     const text = textOf(item, ctx.lang, f);
     return (f === 'title' ? text : htmlToText(text)).toLowerCase();
   });
   return terms.every(({ word, exclude }) => fields.some((f) => f.includes(word)) !== exclude);
+}
+
+/** The list facts of a stored event, as its index entry would carry them. */
+const entryOf = (item: EventItem): EventIndexEntry => ({
+  id: item.id, startUtc: item.startUtc, endUtc: item.endUtc, status: item.status, author: item.author, featured: item.featured,
+  venue: item.venue, organizers: item.organizers, categories: item.categories, tags: item.tags, hidden: item.hidden,
+});
+
+/** Everything a list asks of one event, except search: the window, visibility to the caller and the filters. */
+function listTest(ctx: RequestContext, window: ListWindow | null, userId: number | null): (e: EventIndexEntry) => boolean {
+  const p = ctx.params;
+  const statuses = p.status as PostStatus[] | undefined;
+  const featured = p.featured as boolean | undefined;
+  return (e) => !e.hidden
+    && (!window || (within(e.startUtc, window.startMin, window.startMax) && within(e.endUtc, window.endMin, window.endMax)))
+    && p.post_parent === undefined // events have no parent records (no recurring series), so a parent filter matches none
+    && listVisible(ctx.caller, userId, statuses, e as never)
+    && (featured === undefined || Boolean(e.featured) === featured)
+    && anyOf(p.venue as number[] | undefined, e.venue)
+    && anyOf(p.organizer as number[] | undefined, e.organizers)
+    && anyOf(p.categories as number[] | undefined, e.categories)
+    && anyOf(p.tags as number[] | undefined, e.tags);
 }
 
 /**
@@ -83,18 +113,23 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
     ...Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]])),
     strict: p.strict_dates === true,
   }, config().siteTimezone);
+  const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
+  const accept = listTest(ctx, window, userId);
   const counted = window ? await countedPage(ctx, window, page, perPage) : null;
-  const { total, slice, full } = counted ?? await filteredList(ctx, window);
+  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept);
   const totalPages = Math.ceil(total / perPage);
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
-  const items = full ? slice.map((e) => full.get(e.id)!) : ((await batchGet(slice.map((e) => postKey(e.id)))) as unknown as EventItem[]);
+  const fetched = full ? slice.map((e) => full.get(e.id)!) : ((await batchGet(slice.map((e) => postKey(e.id)))) as unknown as EventItem[]);
+  // The index is eventually consistent and records change between the index read and this one: a record that no
+  // longer passes the list's own tests (deleted, trashed, unpublished, hidden, moved…) is left out rather than shown
+  // to a reader who may not see it (contract §4).
+  const items = fetched.filter((item) => item.kind === 'event' && accept(entryOf(item)));
   const embeds = await loadEmbeds(items, ctx);
-  const password = p.password as string | undefined;
-  const events = items.map((item) => {
+  const events = serializePage(items, (item) => {
     const wire = serializeEvent(item, ctx, embeds);
-    return item.pw && !(password !== undefined && checkPassword(password, item.pw)) ? blankProtected(wire) : wire;
+    return item.pw && !unlocked(ctx, item) ? blankProtected(wire) : wire;
   });
 
   const query = echoEvents(ctx, window);
@@ -115,20 +150,18 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
  * Any other list: every index entry of the window (or the relationship items of the most selective link
  * filter) is read, filtered and counted; records read for `include` or `search` are kept for the page.
  */
-async function filteredList(ctx: RequestContext, window: ListWindow | null):
+async function filteredList(ctx: RequestContext, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean):
   Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
   const p = ctx.params;
   const page = p.page as number;
   const perPage = p.per_page as number;
-  const statuses = p.status as PostStatus[] | undefined;
-  const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
   let entries: EventIndexEntry[];
   let full: Map<number, EventItem> | null = null;
   if (!window) {
     // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
-    const items = ((await batchGet((p.include as number[]).map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event' && !i.hidden);
+    const items = ((await batchGet((p.include as number[]).map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event');
     full = new Map(items.map((i) => [i.id, i]));
-    entries = items.sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
+    entries = items.map(entryOf).sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
   } else {
     const range = {
       startFrom: window.startMin?.utc,
@@ -137,21 +170,10 @@ async function filteredList(ctx: RequestContext, window: ListWindow | null):
     // A link filter reads that record's relationship items in the window instead of every event in it.
     const link = LINK_FILTERS.find(([param]) => p[param] !== undefined);
     entries = link
-      ? (await queryLinkedEvents(link[1], p[link[0]] as number[], range)).filter((e) => !e.hidden)
+      ? await queryLinkedEvents(link[1], p[link[0]] as number[], range)
       : await queryEventWindow({ ...range, endFrom: window.endMin?.utc });
-    entries = entries.filter((e) => within(e.startUtc, window.startMin, window.startMax) && within(e.endUtc, window.endMin, window.endMax));
   }
-
-  const featured = p.featured as boolean | undefined;
-  const parent = p.post_parent as number | undefined;
-  entries = entries.filter((e) =>
-    parent === undefined // events have no parent records (no recurring series), so a parent filter matches none
-    && listVisible(ctx.caller, userId, statuses, e as never)
-    && (featured === undefined || Boolean(e.featured) === featured)
-    && anyOf(p.venue as number[] | undefined, e.venue)
-    && anyOf(p.organizer as number[] | undefined, e.organizers)
-    && anyOf(p.categories as number[] | undefined, e.categories)
-    && anyOf(p.tags as number[] | undefined, e.tags));
+  entries = entries.filter(accept);
 
   if (p.search !== undefined) {
     const terms = searchTerms(p.search as string);
@@ -164,14 +186,22 @@ async function filteredList(ctx: RequestContext, window: ListWindow | null):
   return { total: entries.length, slice: entries.slice((page - 1) * perPage, page * perPage), full };
 }
 
-/** The normalised query that rest_url echoes (reference §5.1), filters included so next/previous keep them. */
+/** The value a client sent for a parameter, as sent (contract §9): lists comma-joined, never re-serialised. */
+const asSent = (raw: unknown): string | undefined =>
+  raw === undefined ? undefined : Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'object' && raw !== null
+    ? Object.values(raw).map(String).join(',') : String(raw);
+
+/**
+ * The normalised query that rest_url echoes (reference §5.1): dates after default-filling and rounding, every other
+ * parameter the client sent as it sent it, filters included so next/previous keep them.
+ */
 function echoEvents(ctx: RequestContext, window: ListWindow | null): URLSearchParams {
   const p = ctx.params;
   return echoQuery(p.page as number, [
     ['per_page', p.per_page],
     ...DATE_KEYS.map((k): [string, unknown] => [k, window?.echo[k]]),
-    ['strict_dates', p.strict_dates === true ? 'true' : undefined],
+    ['strict_dates', asSent(ctx.raw.strict_dates)],
     ...['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent', 'geoloc',
-      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, p[k]]),
+      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, p[k] === undefined ? undefined : asSent(ctx.raw[k])]),
   ]);
 }

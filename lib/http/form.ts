@@ -3,7 +3,8 @@
  * parsed by `qs` within the limits of contract §2: at most 100 entries per list and no index above 99 (`qs` turns
  * either into an object with such a key, which marks that parameter invalid), at most 5 levels of nesting and 1,000
  * parameters. Keys that name object internals (`__proto__`, `constructor`, `length`, `push`…) are dropped, so no
- * client value reaches a prototype or makes the service allocate or loop in proportion to a number it chose.
+ * client value reaches a prototype or makes the service allocate or loop in proportion to a number it chose. Lone
+ * UTF-16 surrogates (which no UTF-8 text can hold) become U+FFFD.
  */
 import qs from 'qs';
 
@@ -38,7 +39,7 @@ class ListLimit extends Error {}
 
 /** A copy with ordinary prototypes and without internal keys; throws ListLimit on an index of 100 or more. */
 function clean(value: unknown): NestedValue | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return value.toWellFormed();
   if (Array.isArray(value)) return value.map(clean).filter((v): v is NestedValue => v !== undefined);
   if (value === null || typeof value !== 'object') return undefined;
   const out: Nested = {};
@@ -88,6 +89,7 @@ export function cleanJson(value: Record<string, unknown>, depth = 1): Record<str
 
 function cleanJsonValue(value: unknown, depth: number): unknown {
   if (depth > MAX_JSON_DEPTH) throw new TooDeep();
+  if (typeof value === 'string') return value.toWellFormed(); // a lone surrogate (JSON "\ud835") is not text
   if (Array.isArray(value)) return value.map((v) => cleanJsonValue(v, depth + 1));
   if (value !== null && typeof value === 'object') return cleanJson(value as Record<string, unknown>, depth);
   return value;

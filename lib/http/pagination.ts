@@ -1,4 +1,6 @@
 /** The list envelope pieces shared by events, venues and organizers (reference §5.1, contract §9). */
+import { invalidParam } from './errors.js';
+import { jsonText } from './response.js';
 export interface PageLinks {
   next?: string;
   previous?: string;
@@ -39,4 +41,27 @@ export function listHeaders(total: number, totalPages: number, links: PageLinks)
     'X-TEC-TotalPages': String(totalPages),
     ...(link.length ? { Link: link.join(', ') } : {}),
   };
+}
+
+/**
+ * The most JSON a list page may hold. A Lambda response is at most 6 MB, and records with long texts (and the
+ * venues and organizers they embed) can pass that long before 50 of them: a page that would is refused with the
+ * per_page that fits, before more of it is serialised (contract §2: no request's work is unbounded).
+ */
+export const PAGE_BYTES = 4 * 1024 * 1024;
+
+/** Serialises a page's records, or throws 400 naming the largest per_page whose page fits in PAGE_BYTES. */
+export function serializePage<T>(items: T[], serialize: (item: T) => unknown): unknown[] {
+  const out: unknown[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const record = serialize(item);
+    bytes += Buffer.byteLength(jsonText(record));
+    if (bytes > PAGE_BYTES) {
+      throw invalidParam('per_page', `per_page: these records are too large to return ${items.length} at once; `
+        + `send per_page=${Math.max(1, out.length)} or less`);
+    }
+    out.push(record);
+  }
+  return out;
 }

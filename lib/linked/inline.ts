@@ -196,7 +196,7 @@ export async function validateInline(kind: LinkedKind, input: Record<string, unk
       continue;
     }
     if (spec.refs) {
-      const [found] = await pipelineStore.resolveRefs(spec.refs, [out[spec.name] as number], ctx);
+      const [found] = await pipelineStore.resolveRefs(spec.refs, [out[spec.name] as number], ctx, 'link');
       if (found === null) reasons.push(`${spec.name}: no ${spec.refs} ${String(out[spec.name])}`);
     }
   }

@@ -57,7 +57,7 @@ export type LinkedItem = PostRecord<LinkedKind, LinkedText> & {
   image?: string;
   /** scrypt hash of the read password. */
   pw?: string;
-  /** Events linking here that are not draft/pending; maintained only by event writes (ADD). */
+  /** Published events linking here (has_events); maintained only by event writes (ADD). */
   linked?: number;
   GSI1PK?: string;
   GSI1SK?: string;

@@ -7,7 +7,7 @@
 import { canEdit, countableStatuses, listVisible } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
-import { echoQuery, listHeaders, pageLinks } from '../http/pagination.js';
+import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../routes/common.js';
 import { postKey } from '../store/keys.js';
@@ -109,7 +109,7 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
   }
   const items = full ? slice.map((e) => full!.get(e.id)!)
     : ((await batchGet(slice.map((e) => postKey(e.id)))) as LinkedItem[]).filter((i) => i.kind === kind);
-  const records = items.map((item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
+  const records = serializePage(items, (item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
 
   const query = echoLinked(ctx);
   const base = `${ctx.apiUrl}/${PLURAL[kind]}/`;

@@ -3,9 +3,10 @@
  * test harness, plus `ensureTable` for any DynamoDB endpoint.
  *
  * The jar is run directly rather than through the package's `spawn()`, which cannot pass these options:
- * -disableTelemetry (no calls home), -cors limited to an origin that cannot exist (DynamoDB Local listens on every
- * interface and allows any web page by default), and JVM flags for a fast start (C1 only, serial GC: ~2.5 s instead
- * of ~7 s to first answer on a busy two-core machine, and faster for short runs).
+ * -disableTelemetry (no calls home), -cors limited to an origin that cannot exist (DynamoDB Local allows any web page
+ * by default), and JVM flags for a fast start (C1 only, serial GC: ~2.5 s instead of ~7 s to first answer on a busy
+ * two-core machine, and faster for short runs). Its main class listens on every interface and has no option for the
+ * address, so it starts through LoopbackDynamoDbLocal.java, which binds it to 127.0.0.1.
  *
  * The java child never outlives this process: `stop()` terminates it and awaits its exit, a process 'exit' hook
  * kills it on any other way out, and (POSIX) a tiny watchdog shell kills it when this process dies without running
@@ -15,7 +16,8 @@ import { spawn as spawnProcess, spawnSync, type ChildProcess } from 'node:child_
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -101,6 +103,9 @@ function jarDirectory(): string {
   return join(lib, version);
 }
 
+/** The single-file Java program that starts DynamoDB Local on 127.0.0.1 only. */
+const LAUNCHER = fileURLToPath(new URL('./LoopbackDynamoDbLocal.java', import.meta.url));
+
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise<DynamoDbLocal> {
   checkJava();
   const inMemory = options.dataDir === ':memory:';
@@ -115,8 +120,9 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     '-XX:TieredStopAtLevel=1',
     '-XX:+UseSerialGC',
     `-Djava.library.path=${join(jar, 'DynamoDBLocal_lib')}`,
-    '-jar',
-    join(jar, 'DynamoDBLocal.jar'),
+    '-cp',
+    [join(jar, 'DynamoDBLocal.jar'), join(jar, 'DynamoDBLocal_lib', '*')].join(delimiter),
+    LAUNCHER,
     '-port',
     String(port),
     ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),

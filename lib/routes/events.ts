@@ -58,6 +58,11 @@ const listParams: ParamSpec[] = [
 /** A venue: 0, null or "" clears; an id or {id} links; an object creates or reuses one (contract §7). */
 function parseVenueInput(v: unknown): unknown {
   if (v === null || v === '' || v === 0 || v === '0' || (Array.isArray(v) && v.length === 0)) return { clear: true };
+  // A one-element list is what the origin's clients send (`venue: [12]`); an event has one venue.
+  if (Array.isArray(v)) {
+    if (v.length > 1) throw new ParamError('must be one venue: an event has at most one');
+    return parseVenueInput(v[0]);
+  }
   if (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) return { id: parsePositiveInt(v) };
   if (typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
@@ -97,7 +102,7 @@ function parseTermsInput(v: unknown): unknown {
     .filter((i) => i !== '')
     .map((i) => {
       if (typeof i === 'number' && Number.isInteger(i) && i > 0) return i;
-      if (typeof i === 'string') return /^\d+$/.test(i) ? Number(i) : parseString(i, TEXT_LIMITS.title);
+      if (typeof i === 'string') return /^\d+$/.test(i) ? Number(i) : parseString(i, TEXT_LIMITS.name);
       throw new ParamError('must be a list of term ids, slugs or names');
     });
 }
@@ -136,7 +141,7 @@ function writeParams(create: boolean): ParamSpec[] {
       (v) => parseString(v, TEXT_LIMITS.description)),
     param('excerpt', 'body', 'the event excerpt (HTML, sanitised)', { type: 'string', maxLength: TEXT_LIMITS.excerpt },
       (v) => parseString(v, TEXT_LIMITS.excerpt)),
-    param('slug', 'body', 'the event slug (made unique with -2, -3…)', { type: 'string' }, (v) => parseString(v, 200)),
+    param('slug', 'body', 'the event slug (made unique with -2, -3…)', { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.name)),
     statusWrite('event'),
     { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer' },
       (v) => parsePositiveInt(v)), refs: 'user' },

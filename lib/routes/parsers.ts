@@ -4,7 +4,8 @@
  */
 import { ParamError } from '../http/errors.js';
 
-export const TEXT_LIMITS = { title: 1000, description: 100_000, excerpt: 10_000, other: 2000 } as const;
+/** Text bounds of contract §2, in code points: `name` is a term name or a slug (the title bound is for events, venues and organizers). */
+export const TEXT_LIMITS = { title: 1000, name: 200, description: 100_000, excerpt: 10_000, other: 2000 } as const;
 
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off']);
@@ -80,7 +81,7 @@ export function parseUrl(raw: unknown, opts: { allowEmpty?: boolean } = {}): str
     throw new ParamError('must be an absolute http(s) URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ParamError('must be an absolute http(s) URL');
-  return url.toString();
+  return s; // stored and returned exactly as sent once valid (contract §7): http://tri.be stays http://tri.be
 }
 
 export function parseEnum<T extends string>(values: readonly T[]) {

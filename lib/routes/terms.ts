@@ -34,11 +34,11 @@ function listParams(kind: Taxonomy): ParamSpec[] {
 
 function writeParams(kind: Taxonomy, create: boolean): ParamSpec[] {
   return [
-    param('name', 'body', `the ${kind} name`, { type: 'string', maxLength: TEXT_LIMITS.title },
-      (v) => parseString(v, TEXT_LIMITS.title).trim(), { required: create }),
+    param('name', 'body', `the ${kind} name`, { type: 'string', maxLength: TEXT_LIMITS.name },
+      (v) => parseString(v, TEXT_LIMITS.name).trim(), { required: create }),
     param('description', 'body', `the ${kind} description (HTML, sanitised)`, { type: 'string', maxLength: TEXT_LIMITS.description },
       (v) => parseString(v, TEXT_LIMITS.description)),
-    param('slug', 'body', `the ${kind} slug (made unique with -2, -3…)`, { type: 'string' }, (v) => parseString(v, 200)),
+    param('slug', 'body', `the ${kind} slug (made unique with -2, -3…)`, { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.name)),
     ...(kind === 'category'
       ? [{ ...param('parent', 'body', 'the parent category id; 0 or null moves the category to the top level',
         { type: 'integer', minimum: 0, nullable: true },

@@ -20,6 +20,9 @@ export class LinkConflict extends Error {}
 /** The write would need more than the 100 actions one transaction can hold. */
 export class TooManyChanges extends Error {}
 
+/** A record would be larger than the contract allows (350 KB of stored text; DynamoDB's own limit is 400 KB). */
+export class RecordTooLarge extends Error {}
+
 /** No free slug among the candidates of a base. */
 export class NoFreeSlug extends Error {}
 

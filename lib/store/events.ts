@@ -6,6 +6,7 @@ import { utcWallOf } from '../time/wall.js';
 import { table } from './client.js';
 import { eventsMetaKey, eventYearPartition } from './keys.js';
 import { getItem, queryAll, type Item } from './records.js';
+import { perRequest } from './scope.js';
 import type { TransactItem } from './posts.js';
 
 export interface EventIndexEntry {
@@ -35,7 +36,9 @@ export interface EventsMeta {
 const seen = { years: new Set<number>(), durs: new Set<number>() };
 
 /** The events meta item: years with events and duration buckets (one strongly consistent GetItem). */
-export async function readMeta(): Promise<EventsMeta> {
+export const readMeta = (): Promise<EventsMeta> => perRequest('events-meta', readMetaItem);
+
+async function readMetaItem(): Promise<EventsMeta> {
   const item = await getItem(eventsMetaKey(), true);
   const years = [...((item?.years as Set<number> | undefined) ?? [])].sort((a, b) => a - b);
   const buckets = [...((item?.durs as Set<number> | undefined) ?? [])];
@@ -84,22 +87,17 @@ export const fromUtcMs = (ms: number): string => utcWallOf(new Date(ms));
  * start bound reads only events that can still be running at X.
  */
 export async function queryEventWindow(range: { startFrom?: string; startTo?: string; endFrom?: string }): Promise<EventIndexEntry[]> {
-  let { startFrom, startTo } = range;
-  let years: number[];
-  const open = startFrom === undefined || startTo === undefined || range.endFrom !== undefined;
-  const meta = open ? await readMeta() : null;
-  if (meta && range.endFrom !== undefined) {
+  let { startFrom } = range;
+  const { startTo } = range;
+  // The years come from the meta item, never from the bounds: a window of 0001–9999 reads the years that have events.
+  const meta = await readMeta();
+  if (range.endFrom !== undefined) {
     const bound = fromUtcMs(toUtcMs(range.endFrom) - meta.maxDurationHours * 3_600_000);
     if (startFrom === undefined || bound > startFrom) startFrom = bound;
   }
   if (startFrom !== undefined && startTo !== undefined && startFrom > startTo) return [];
-  if (meta) {
-    years = meta.years.filter((y) => (startFrom === undefined || y >= Number(startFrom.slice(0, 4)))
-      && (startTo === undefined || y <= Number(startTo.slice(0, 4))));
-  } else {
-    years = [];
-    for (let y = Number(startFrom!.slice(0, 4)); y <= Number(startTo!.slice(0, 4)); y++) years.push(y);
-  }
+  const years = meta.years.filter((y) => (startFrom === undefined || y >= Number(startFrom.slice(0, 4)))
+    && (startTo === undefined || y <= Number(startTo.slice(0, 4))));
   const parts = await Promise.all(years.map((y) => queryYear(y, startFrom ?? '0000', `${startTo ?? '9999'}#~`)));
   return parts.flat();
 }

@@ -1,4 +1,5 @@
 /** Key builders for every item type; lib/store/README.md documents them. */
+import { createHash } from 'node:crypto';
 export type PostKind = 'event' | 'venue' | 'organizer';
 export type Taxonomy = 'category' | 'tag';
 
@@ -8,7 +9,10 @@ export const postKey = (id: number) => ({ PK: `POST#${id}`, SK: 'POST' });
 export const termKey = (id: number) => ({ PK: `TERM#${id}`, SK: 'TERM' });
 export const counterKey = (name: 'post' | 'term' | 'user') => ({ PK: 'COUNTER', SK: name });
 export const slugKey = (kind: PostKind | Taxonomy, slug: string) => ({ PK: `SLUG#${kind}#${slug}`, SK: 'SLUG' });
-export const userKey = (sub: string) => ({ PK: `USER#${sub}`, SK: 'USER' });
+/** A token subject can be longer than a key may be (2,048 bytes): long ones are keyed by their SHA-256. */
+export const userKey = (sub: string) => ({
+  PK: Buffer.byteLength(sub) <= 512 ? `USER#${sub}` : `USERH#${createHash('sha256').update(sub).digest('hex')}`, SK: 'USER',
+});
 export const userIdKey = (id: number) => ({ PK: `USERID#${id}`, SK: 'USERID' });
 export const eventsMetaKey = () => ({ PK: 'META', SK: 'EVENTS' });
 

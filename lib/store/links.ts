@@ -3,8 +3,7 @@
  * one item per (target, event) under PK = REL#<kind>#<target id>, SK = <event utc start>#<event id>, carrying
  * the same event facts as the byStart index, so "events of category X in this window" is one Query bounded
  * by that category's events in the window. Counters on the targets are kept in the same transaction:
- * terms' `cnt` (published events, as WordPress counts) and venues'/organizers' `linked` (events that are
- * not draft or pending, the origin's has_events rule).
+ * terms' `cnt` and venues'/organizers' `linked` (published events, contract §4).
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
@@ -47,8 +46,9 @@ export function linkTargets(e: LinkFacts | null): { kind: LinkKind; id: number }
 /** How much an event counts towards a target's counter. */
 export function contribution(kind: LinkKind, e: LinkFacts | null, targetId: number): number {
   if (!e || !linkTargets(e).some((t) => t.kind === kind && t.id === targetId)) return 0;
-  if (kind === 'category' || kind === 'tag') return e.status === 'publish' ? 1 : 0;
-  return e.status === 'draft' || e.status === 'pending' ? 0 : 1;
+  // Term counts and venues'/organizers' has_events count published events only (contract §4): nothing a reader
+  // may not see (private, future, draft, pending, trashed events) shows through them.
+  return e.status === 'publish' ? 1 : 0;
 }
 
 export const counterAttribute = (kind: LinkKind): 'cnt' | 'linked' => (kind === 'category' || kind === 'tag' ? 'cnt' : 'linked');

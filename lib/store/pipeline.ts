@@ -5,10 +5,11 @@ import { resolveRefs } from './refs.js';
 import { userIdForSub } from './users.js';
 
 export const pipelineStore: PipelineStore = {
-  resolveRefs: async (kind, values, ctx) => {
+  resolveRefs: async (kind, values, ctx, use) => {
+    if (use === 'link' && ctx.caller) return resolveRefs(kind, values, () => true);
     const userId = ctx.caller ? await ctx.userId() : null;
-    // A filter or link may name only records its caller may read; a password-protected one only if they may edit it.
-    return resolveRefs(kind, values, (r) => canRead(ctx.caller, userId, r as never) && (!r.pw || canEditRef(ctx, userId, r)));
+    // A filter may name only records its caller may read; a password-protected one only if they may edit it.
+    return resolveRefs(kind, values, (r) => r.status !== 'trash' && canRead(ctx.caller, userId, r as never) && (!r.pw || canEditRef(ctx, userId, r)));
   },
   userIdForSub,
 };

@@ -8,7 +8,7 @@ import { slugCandidates } from '../text/slug.js';
 import { db, table } from './client.js';
 import { foldCounters } from './counters.js';
 import { postKey, slugKey, type PostKind } from './keys.js';
-import { LinkConflict, NoFreeSlug, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
+import { LinkConflict, NoFreeSlug, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
 import { batchGet, type Item } from './records.js';
 import { backoff } from './retry.js';
 import { timeLeft } from './scope.js';
@@ -84,6 +84,7 @@ const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', '
 export async function transact(all: TransactItem[]): Promise<string[] | null> {
   const items = foldCounters(all);
   if (items.length > 100) throw new TooManyChanges();
+  for (const t of items) if (t.Put) checkSize(t.Put.Item as Item);
   const ClientRequestToken = randomUUID();
   for (let attempt = 0; ; attempt++) {
     try {
@@ -151,7 +152,15 @@ export const COUNTER_ATTRIBUTES = ['cnt', 'linked'] as const;
  * An Update that turns `prev` into `next` (SET what changed, REMOVE what is gone) if the item still has
  * `expectedVersion`. It leaves the counter attributes alone, so concurrent link changes are never lost.
  */
+/** The most a record may hold (contract §2: 350 KB of stored text), measured as its JSON, which is at least as large. */
+export const MAX_RECORD_BYTES = 350_000;
+
+function checkSize(item: Item): void {
+  if (Buffer.byteLength(JSON.stringify(item)) > MAX_RECORD_BYTES) throw new RecordTooLarge();
+}
+
 export function rewriteItem(key: { PK: string; SK: string }, prev: Item, next: Item, expectedVersion: number): TransactItem {
+  checkSize(next);
   const names: Record<string, string> = { '#v': 'v' };
   const values: Record<string, unknown> = { ':expected': expectedVersion };
   const set: string[] = [];

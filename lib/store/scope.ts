@@ -21,6 +21,7 @@ export interface RequestScope {
   /** Epoch milliseconds by which DynamoDB calls are abandoned; null for no limit. */
   deadline: number | null;
   signal?: AbortSignal;
+  memo?: Map<string, Promise<unknown>>;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -44,4 +45,18 @@ export function deadlineSignal(): AbortSignal | undefined {
 export function timeLeft(): number {
   const deadline = scopes.getStore()?.deadline;
   return deadline == null ? Infinity : deadline - Date.now();
+}
+
+/** A value computed once per request (e.g. the events meta item every window read of one list needs). */
+export function perRequest<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  const scope = scopes.getStore();
+  if (!scope) return compute();
+  scope.memo ??= new Map();
+  let value = scope.memo.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = compute();
+    scope.memo.set(key, value);
+    value.catch(() => scope.memo!.delete(key));
+  }
+  return value;
 }

@@ -3,8 +3,10 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
 import { postKey, slugIndexKey, slugKey, termKey, type PostKind, type Taxonomy } from './keys.js';
 import { getItem, type Item } from './records.js';
+import { MAX_SLUG_CHARS } from './refs.js';
 
 export async function findBySlug(kind: PostKind | Taxonomy, slug: string, consistent = false): Promise<Item | null> {
+  if ([...slug].length > MAX_SLUG_CHARS) return null; // longer than any stored slug (and than a key may be)
   if (!consistent) {
     const out = await db().send(new QueryCommand({
       TableName: table(),

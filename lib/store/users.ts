@@ -4,7 +4,13 @@ import { db, table } from './client.js';
 import { nextId } from './ids.js';
 import { userIdKey, userKey } from './keys.js';
 
+/** Subjects seen by this process (bounded: a warm function serves many users over its life). */
 const known = new Map<string, number>();
+const KNOWN_MAX = 10_000;
+const remember = (sub: string, id: number): void => {
+  if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value!);
+  known.set(sub, id);
+};
 
 export async function userIdForSub(sub: string): Promise<number> {
   const cached = known.get(sub);
@@ -12,7 +18,7 @@ export async function userIdForSub(sub: string): Promise<number> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const found = await db().send(new GetCommand({ TableName: table(), Key: userKey(sub), ConsistentRead: true }));
     if (found.Item) {
-      known.set(sub, found.Item.id as number);
+      remember(sub, found.Item.id as number);
       return found.Item.id as number;
     }
     const id = await nextId('user');
@@ -23,7 +29,7 @@ export async function userIdForSub(sub: string): Promise<number> {
           { Put: { TableName: table(), Item: { ...userIdKey(id), sub }, ConditionExpression: 'attribute_not_exists(PK)' } },
         ],
       }));
-      known.set(sub, id);
+      remember(sub, id);
       return id;
     } catch (e) {
       if ((e as Error).name !== 'TransactionCanceledException') throw e;

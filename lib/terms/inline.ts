@@ -66,8 +66,8 @@ export function checkNewTermNames(taxonomy: Taxonomy, names: string[], reads?: R
   for (const raw of names) {
     const name = typeof raw === 'string' ? raw.trim() : '';
     if (name === '') throw invalidParam(param, `${param}: a ${taxonomy} name must not be empty`);
-    if ([...name].length > TEXT_LIMITS.title) {
-      throw invalidParam(param, `${param}: a ${taxonomy} name must be at most ${TEXT_LIMITS.title} characters`);
+    if ([...name].length > TEXT_LIMITS.name) {
+      throw invalidParam(param, `${param}: a ${taxonomy} name must be at most ${TEXT_LIMITS.name} characters`);
     }
     if (slugify(name)) reads?.wantSlugs(taxonomy, slugify(name));
   }

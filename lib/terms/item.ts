@@ -119,6 +119,3 @@ export function newTermItem(taxonomy: Taxonomy, id: number, lang: Language, fiel
   });
 }
 
-/** Size budget for all languages' text of one term, well below DynamoDB's 400 KB item limit. */
-export const MAX_TEXT_BYTES = 300_000;
-export const textBytes = (item: Pick<TermItem, 'tr'>): number => Buffer.byteLength(JSON.stringify(item.tr ?? {}));

@@ -6,7 +6,7 @@
 import { canEdit, canRead } from '../auth/access.js';
 import type { EventItem } from '../events/record.js';
 import type { RequestContext } from '../http/context.js';
-import { listHeaders, type PageLinks } from '../http/pagination.js';
+import { listHeaders, serializePage, type PageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import { termKey, type Taxonomy } from '../store/keys.js';
 import { batchGet, getPost } from '../store/records.js';
@@ -147,7 +147,12 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext): Promis
   const totalPages = Math.ceil(total / perPage);
   const ids = entries.slice((page - 1) * perPage, page * perPage).map((e) => e.id);
   const records = full ?? (await fetchTerms(taxonomy, ids));
-  const terms = ids.map((id) => records.get(id)).filter((t): t is TermItem => t !== undefined).map((t) => serializeTerm(t, ctx));
+  // Counts change between the index read and this one: with hide_empty, a term whose count just fell to 0 (and that
+  // has no non-empty descendant) is left out rather than shown empty.
+  const stillFilled = p.hide_empty !== false
+    ? nonEmpty(all.map((e) => (records.has(e.id) ? { ...e, cnt: Number(records.get(e.id)!.cnt ?? 0) } : e)), hierarchical) : null;
+  const shown = ids.map((id) => records.get(id)).filter((t): t is TermItem => t !== undefined && (!stillFilled || stillFilled.has(t.id)));
+  const terms = serializePage(shown, (t) => serializeTerm(t, ctx));
 
   const plural = TAXONOMIES[taxonomy].plural;
   const base = `${ctx.apiUrl}/${plural}/`;

@@ -17,7 +17,7 @@ import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { nameGuardItems, notHierarchical, slugBase, slugGuardItems, termExists } from './guards.js';
 import {
-  isHierarchical, MAX_TEXT_BYTES, nameGuardKey, nameGuardKeys, newTermItem, TAXONOMIES, termText, textBytes, withDerived,
+  isHierarchical, nameGuardKey, nameGuardKeys, newTermItem, TAXONOMIES, termText, withDerived,
   type TermItem, type TermText,
 } from './item.js';
 import { listTerms } from './list.js';
@@ -34,12 +34,6 @@ const pathId = (ctx: RequestContext): string => String(ctx.raw.id ?? ctx.params.
 
 function respond(ctx: RequestContext, item: TermItem, status: number, extra: Record<string, string> = {}): HttpResult {
   return recordJson(status, serializeTerm(item, ctx), item.v, extra);
-}
-
-function checkTextSize(item: TermItem): void {
-  if (textBytes(item) > MAX_TEXT_BYTES) {
-    throw invalidParam('description', 'description: the texts of this term are too large to store; shorten them');
-  }
 }
 
 /** A sent `parent` on a tag is an error; `null` counts as not sent (as WordPress' isset). */
@@ -89,7 +83,6 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
   return retryConflicts(async (attempt) => {
     const slug = await pickSlug(taxonomy, base, id, new Set(), attempt);
     const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
-    checkTextSize(item);
     const items: TransactItem[] = [
       { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
       guardPut(slugKey(taxonomy, slug), id),
@@ -151,7 +144,6 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
     if (JSON.stringify(prev.tr) === JSON.stringify(next.tr) && prev.parent === next.parent && prev.slug === next.slug) {
       return respond(ctx, prev, 200); // nothing changed: no write, same ETag
     }
-    checkTextSize(next);
     await commit(taxonomy, prev, [
       rewriteItem(termKey(prev.id), prev as never, next as never, prev.v),
       ...slugGuardItems(prev, next),

@@ -125,11 +125,13 @@ describe('POST /categories', () => {
     expect(moved.json.parent).toBe(0);
   });
 
-  it('accepts a name of exactly 1,000 characters', async () => {
-    const name = `${uniqueWord()} ${'n'.repeat(1000)}`.slice(0, 1000);
-    const res = await create({ name });
+  it('accepts a name of exactly 200 characters (contract §2: term names ≤ 200), counted in code points', async () => {
+    const name = `${uniqueWord()} ${'𝔸'.repeat(200)}`;
+    const fit = [...name].slice(0, 200).join('');
+    const res = await create({ name: fit });
     expectStatus(res, 201);
-    expect(res.json.name).toBe(name);
+    expect(res.json.name).toBe(fit);
+    expectInvalid(await create({ name: `${fit}x` }), 'name');
   });
 
   it('malformed JSON → 400 rest_invalid_json', async () => {

@@ -3,7 +3,7 @@
  * store's unavailability as 503 `rest_unavailable` (with `outcome: "unknown"` when a write may have landed), a
  * request that ran out of time as the same 503, anything else as 500 `rest_internal_error` with the request id.
  */
-import { NoFreeSlug, StoreUnavailable, TooManyChanges, unavailability, VersionConflict } from '../../store/errors.js';
+import { NoFreeSlug, RecordTooLarge, StoreUnavailable, TooManyChanges, unavailability, VersionConflict } from '../../store/errors.js';
 import { ApiError, invalidParam, preconditionFailed, unavailable } from '../errors.js';
 import { json, type HttpResult } from '../response.js';
 import { stateOf, type Middleware } from './state.js';
@@ -30,6 +30,9 @@ export function errorResponse(error: unknown, method: string, requestId: string)
   if (down) return respond(unavailable(write && down.outcomeUnknown));
   if (error instanceof OutOfTime) return respond(unavailable(write));
   if (error instanceof VersionConflict) return respond(preconditionFailed());
+  if (error instanceof RecordTooLarge) {
+    return respond(new ApiError(413, 'rest_payload_too_large', 'The record would hold more than 350 KB of text; shorten its texts.'));
+  }
   if (error instanceof NoFreeSlug) return respond(invalidParam('slug', 'slug is taken; send a different slug'));
   if (error instanceof TooManyChanges) {
     return respond(new ApiError(400, 'rest_too_many_changes', 'This request changes too many linked records at once; split it into smaller ones.'));

@@ -15,7 +15,12 @@ import { stateOf, type Middleware } from './state.js';
  * pass lib/store/pipeline.ts; the root function passes none and so bundles no database code.
  */
 export interface PipelineStore {
-  resolveRefs(kind: RefKind, values: (string | number)[], ctx: RequestContext): Promise<(number | null)[]>;
+  /**
+   * Per value, the id of the record it names, or null. `filter` references (query values) must name records the
+   * caller may read; `link` references (write bodies) must exist, and be readable to an anonymous caller — the
+   * handler decides for signed-in writers, who may re-send a link their record already has (contract §7).
+   */
+  resolveRefs(kind: RefKind, values: (string | number)[], ctx: RequestContext, use: 'filter' | 'link'): Promise<(number | null)[]>;
   userIdForSub(sub: string): Promise<number>;
 }
 
@@ -71,7 +76,7 @@ export const validation = (store: PipelineStore | null): Middleware => ({
       const value = ctx.params[spec.name];
       const list = spec.refIds ? spec.refIds(value) : ((Array.isArray(value) ? value : [value]) as (string | number)[]);
       if (!store) throw new Error(`${spec.name} needs the store to check its references`);
-      const ids = await store.resolveRefs(spec.refs, list, ctx);
+      const ids = await store.resolveRefs(spec.refs, list, ctx, spec.in === 'body' ? 'link' : 'filter');
       const unknown = list.filter((_, i) => ids[i] === null);
       if (unknown.length) invalid[spec.name] = `${spec.name}: no ${spec.refs} ${unknown.join(', ')}`;
       else if (!spec.refIds) ctx.params[spec.name] = Array.isArray(value) ? [...new Set(ids)] : ids[0];
