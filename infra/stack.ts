@@ -28,6 +28,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { CORS } from '../lib/http/cors.js';
 import { NAMESPACE, type Group } from '../lib/routes/types.js';
 import { createTableInput, TABLE } from '../lib/store/table.js';
 import { nodejsBundlingOptions } from './bundling.js';
@@ -73,14 +74,6 @@ const SIZING: Record<Group, { memoryMb: number; timeout: Duration }> = {
   tags: { memoryMb: 1024, timeout: Duration.seconds(10) },
 };
 
-/** Headers of the wire contract (CONTRACT.md §1) for the API's CORS configuration. */
-export const CORS = {
-  allowOrigins: ['*'],
-  allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['Authorization', 'Content-Type', 'If-Match'],
-  exposeHeaders: ['X-TEC-Total', 'X-TEC-TotalPages', 'Link', 'ETag', 'Content-Language', 'Location'],
-  maxAgeSeconds: 86_400,
-} as const;
 
 /** Values for the local-only variables declared in a `samLocal` synth (lib/local/sam-env.ts overrides them). */
 export const SAM_LOCAL_PLACEHOLDERS = {
@@ -216,8 +209,9 @@ export class CalendarStack extends Stack {
       apiName: `${this.stackName}-api`,
       description: `Calendar Events API (${NAMESPACE})`,
       createDefaultStage: false,
+      // The one CORS definition (lib/http/cors.ts), which the functions use too.
       corsPreflight: {
-        allowOrigins: [...CORS.allowOrigins],
+        allowOrigins: [CORS.allowOrigin],
         allowMethods: CORS.allowMethods.map((m) => CorsHttpMethod[m]),
         allowHeaders: [...CORS.allowHeaders],
         exposeHeaders: [...CORS.exposeHeaders],

@@ -1,7 +1,7 @@
 /** Parameters shared by several routes. */
 import { ParamError } from '../http/errors.js';
 import { LANGUAGES, type ParamSpec, type Schema } from './types.js';
-import { parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
+import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import type { RequestContext } from '../http/context.js';
 
 type Parse = ParamSpec['parse'];
@@ -80,6 +80,7 @@ export const statusFilter = (what: string): ParamSpec =>
     (v, ctx: RequestContext) => {
       const list = (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v])
         .map((s) => (typeof s === 'string' ? s.trim().toLowerCase() : s));
+      if (list.length > MAX_LIST) throw new ParamError(`must hold at most ${MAX_LIST} entries`);
       if (list.length === 0 || list.some((s) => typeof s !== 'string' || !(POST_STATUSES as readonly string[]).includes(s))) {
         throw new ParamError(`must be a list of: ${POST_STATUSES.join(', ')}`);
       }

@@ -5,7 +5,7 @@ import {
   boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, search, slugParam, statusFilter,
   statusWrite, translationLanguage,
 } from './common.js';
-import { parseBoolean, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
+import { MAX_LIST, parseBoolean, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
 import type { OperationSpec, ParamSpec, RouteSpec } from './types.js';
 import { normalizeTimezone } from '../time/zones.js';
 import { parseInstant } from '../time/parse.js';
@@ -77,6 +77,7 @@ function parseOrganizerInput(v: unknown): unknown {
   const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean)
     : typeof v === 'number' ? [v] : typeof v === 'object' ? (isOrganizerObject(v) ? [v] : Object.values(v as object)) : null;
   if (!items) throw new ParamError('must be a list of organizer ids, {"id": N} objects or organizer objects');
+  if (items.length > MAX_LIST) throw new ParamError(`must hold at most ${MAX_LIST} entries`);
   return items.map((i) => {
     if (typeof i === 'number' || (typeof i === 'string' && /^\d+$/.test(i))) return { id: parsePositiveInt(i) };
     if (i && typeof i === 'object' && !Array.isArray(i)) {
@@ -97,6 +98,7 @@ function parseTermsInput(v: unknown): unknown {
   if (v === '' || v === null || (Array.isArray(v) && v.length === 0)) return [];
   const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : typeof v === 'number' ? [v] : null;
   if (!items) throw new ParamError('must be a list of term ids, slugs or names');
+  if (items.length > MAX_LIST) throw new ParamError(`must hold at most ${MAX_LIST} entries`);
   return items
     .map((i) => (typeof i === 'string' ? i.trim() : i))
     .filter((i) => i !== '')

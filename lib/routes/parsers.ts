@@ -35,6 +35,9 @@ export function parsePositiveInt(raw: unknown): number {
   return n;
 }
 
+/** The most entries any list parameter holds (contract §2); more is a 400, never work in proportion. */
+export const MAX_LIST = 100;
+
 /** A list: JSON array, repeated `a[]=` keys, or a comma-separated string; items trimmed, empties dropped. */
 export function parseList(raw: unknown): unknown[] {
   let items: unknown[];
@@ -48,6 +51,7 @@ export function parseList(raw: unknown): unknown[] {
     .map((i) => (typeof i === 'string' ? i.trim() : i))
     .filter((i) => i !== '' && i !== null && i !== undefined);
   if (out.length === 0) throw new ParamError('must not be empty');
+  if (out.length > MAX_LIST) throw new ParamError(`must hold at most ${MAX_LIST} entries`);
   return out;
 }
 

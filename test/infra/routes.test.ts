@@ -1,6 +1,6 @@
 /** infra/routes.ts: the HTTP API route list generated from the handlers' route definitions. */
 import '../../lib/routes/match.js';
-import { LANGUAGES, NAMESPACE, ROUTES } from '../../lib/routes/index.js';
+import { LANGUAGES, ROUTES } from '../../lib/routes/index.js';
 import {
   apiPath,
   functionGroups,
@@ -24,14 +24,22 @@ describe('httpApiRoutes()', () => {
 
   test('every definition appears under every prefix with its group and write flag', () => {
     for (const { route, op } of operations) {
-      for (const prefix of ['', '/en', '/de', '/pt-pt']) {
-        const path = `${prefix}/${NAMESPACE}${route.path === '/' ? '' : route.path}`;
-        const found = routes.filter((r) => r.method === op.method && r.path === path);
-        expect(found).toEqual([
-          expect.objectContaining({ group: route.group, isWrite: op.capability !== 'public', operationId: op.id }),
-        ]);
-      }
+      const found = routes.filter((r) => r.method === op.method && r.operationId === op.id);
+      expect(found.map((r) => r.language)).toEqual([null, 'en', 'de', 'pt-pt']);
+      for (const r of found) expect(r).toMatchObject({ group: route.group, isWrite: op.capability !== 'public' });
     }
+  });
+
+  test('the paths are the contract\'s, spelled out (§1)', () => {
+    const keys = new Set(routes.map((r) => `${r.method} ${r.path}`));
+    for (const key of [
+      'GET /calendar/events/v1', 'GET /calendar/events/v1/doc', 'GET /de/calendar/events/v1',
+      'GET /calendar/events/v1/events', 'POST /calendar/events/v1/events', 'GET /calendar/events/v1/events/{id}',
+      'PATCH /pt-pt/calendar/events/v1/events/{id}', 'DELETE /en/calendar/events/v1/events/by-slug/{slug}',
+      'GET /calendar/events/v1/venues/by-slug/{slug}', 'PUT /de/calendar/events/v1/organizers/{id}',
+      'GET /calendar/events/v1/categories/{id}', 'DELETE /pt-pt/calendar/events/v1/tags/{id}',
+    ]) expect([key, keys.has(key)]).toEqual([key, true]);
+    expect(keys.has('GET /fr/calendar/events/v1/events')).toBe(false);
   });
 
   test('the root route maps to the namespace itself; path variables stay API Gateway variables', () => {

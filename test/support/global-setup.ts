@@ -49,9 +49,15 @@ export default async function globalSetup(): Promise<void> {
   (child.stdout as unknown as { unref?: () => void }).unref?.();
   (child.stderr as unknown as { unref?: () => void }).unref?.();
 
-  // The database the server uses, for tests that run built bundles against it (test/infra/bundles.test.ts).
+  // The database the server uses, for tests that reach it directly (bundles, races, benchmark code). Without it those
+  // tests would have nothing to run against: the whole run fails here rather than letting them pass unrun.
   const dynamo = /DynamoDB Local ready on (\S+)|Using DynamoDB at (\S+) /.exec(output);
-  process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT = external ?? dynamo?.[1] ?? dynamo?.[2] ?? '';
+  const endpoint = external ?? dynamo?.[1] ?? dynamo?.[2];
+  if (!endpoint) {
+    await stopLocalApi(child);
+    throw new Error(`the local API did not say which DynamoDB it uses; its output was:\n${output}`);
+  }
+  process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT = endpoint;
   process.env.CALENDAR_TEST_TABLE = tableName;
   process.env.CALENDAR_TEST_API = url;
   process.env.CALENDAR_TEST_JWT_SECRET = TEST_JWT_SECRET;
