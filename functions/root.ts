@@ -1,4 +1,9 @@
-/** Lambda handler for the namespace index (GET {api}) and the OpenAPI document (GET {api}/doc). */
+/**
+ * Lambda handler for the namespace index (GET {api}), the OpenAPI document (GET {api}/doc) and the caller's
+ * application passwords (contract §12).
+ */
+import { lambdaForwarder } from '../lib/aws/forward.js';
+import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/accounts/operations.js';
 import { createGroupHandler } from '../lib/http/handler.js';
 import { json } from '../lib/http/response.js';
 import { buildNamespaceIndex } from '../lib/openapi/namespace-index.js';
@@ -8,4 +13,7 @@ import { ROUTES } from '../lib/routes/all.js';
 export const handler = createGroupHandler('root', ROUTES, {
   'root.index': async (ctx) => json(200, buildNamespaceIndex({ apiUrl: ctx.apiUrl })),
   'root.doc': async (ctx) => json(200, buildOpenApiDocument({ apiUrl: ctx.apiUrl })),
-}, null);
+  'appPasswords.list': listAppPasswords,
+  'appPasswords.create': createAppPassword,
+  'appPasswords.delete': revokeAppPassword,
+}, null, { forward: lambdaForwarder() });

@@ -42,7 +42,7 @@ export const BUNDLE = {
    */
   bundleAwsSDK: true,
   /** Package → module substitutions, paths relative to the project root (where esbuild runs). */
-  alias: { '@aws-sdk/credential-provider-node': './lib/store/env-credentials.ts' },
+  alias: { '@aws-sdk/credential-provider-node': './lib/store/env-credentials.ts', 'side-channel': './lib/http/side-channel.cjs' },
 } as const;
 
 /** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used). */

@@ -1,21 +1,20 @@
 /**
- * The HTTP API's routes, generated from the route definitions the handlers use (lib/routes): every operation of
- * every RouteSpec, once without a language prefix and once under each language prefix. Pure (no constructs), so
- * tests can compare the stack against it.
+ * The HTTP API's routes, derived from the route definitions the handlers use (lib/routes) and the routing rules of
+ * lib/http/paths.ts: under every base (ours and the origin's, contract §12) and every path prefix (none, en, de,
+ * pt-pt), one greedy route pair per top-level path segment, sent to the function of the group that owns that
+ * segment — `ANY {root}/events` and `ANY {root}/events/{proxy+}` for the events function, and so on; the namespace
+ * index itself goes to the root function. The functions then match their own routes exactly (404, 405 and OPTIONS
+ * included), so API Gateway needs no method-level routes and the table stays far below its 300-route quota. Pure (no
+ * constructs), so tests can compare the stack against it.
  */
-// lib/routes/index.ts re-exports match.ts, which reads ROUTES from index.ts at load time: loading match.ts first
-// lets that import cycle resolve (loading index.ts first throws "Cannot access 'ROUTES' before initialization").
-import '../lib/routes/match.js';
-import { LANGUAGES, NAMESPACE, ROUTES, type Group, type Language, type Method, type RouteSpec } from '../lib/routes/index.js';
+import { apiRoot } from '../lib/http/paths.js';
+import { BASES, LANGUAGES, ROUTES, type Base, type Group, type Language, type RouteSpec } from '../lib/routes/index.js';
 
 export interface HttpApiRoute {
-  method: Method;
-  /** Full API Gateway path, e.g. "/de/calendar/events/v1/events/{id}". */
+  /** Full API Gateway path, e.g. "/de/wp-json/tribe/events/v1/events/{proxy+}". */
   path: string;
   group: Group;
-  /** Any capability other than 'public' writes: these routes get the JWT authorizer. */
-  isWrite: boolean;
-  operationId: string;
+  base: Base;
   /** The language prefix, or null for the unprefixed path. */
   language: Language | null;
 }
@@ -23,26 +22,28 @@ export interface HttpApiRoute {
 /** Path prefixes every route is served under: none, then each language. */
 export const PATH_PREFIXES: readonly (Language | null)[] = [null, ...LANGUAGES];
 
-/** "/" → "/calendar/events/v1"; "/events/{id}" under "de" → "/de/calendar/events/v1/events/{id}". */
-export function apiPath(relative: string, language: Language | null = null): string {
-  const base = `${language ? `/${language}` : ''}/${NAMESPACE}`;
-  return relative === '/' ? base : `${base}${relative}`;
+/** The top-level segment of a route path ("/events/{id}" → "events"; "/" → ""), and the group that owns it. */
+export function segmentOwners(routes: readonly RouteSpec[] = ROUTES): Map<string, Group> {
+  const owners = new Map<string, Group>();
+  for (const route of routes) {
+    const segment = route.path.split('/')[1] ?? '';
+    const owner = owners.get(segment);
+    if (owner && owner !== route.group) throw new Error(`path segment "${segment}" belongs to both ${owner} and ${route.group}`);
+    owners.set(segment, route.group);
+  }
+  return owners;
 }
 
-/** One entry per (method, path): the route definitions' operations times the path prefixes. */
+/** One entry per API Gateway route (method ANY): bases × prefixes × (the index + two per top-level segment). */
 export function httpApiRoutes(routes: readonly RouteSpec[] = ROUTES): HttpApiRoute[] {
+  const owners = segmentOwners(routes);
   const out: HttpApiRoute[] = [];
-  for (const language of PATH_PREFIXES) {
-    for (const route of routes) {
-      for (const op of route.operations) {
-        out.push({
-          method: op.method,
-          path: apiPath(route.path, language),
-          group: route.group,
-          isWrite: op.capability !== 'public',
-          operationId: op.id,
-          language,
-        });
+  for (const base of BASES) {
+    for (const language of PATH_PREFIXES) {
+      const root = apiRoot(language, base);
+      for (const [segment, group] of owners) {
+        if (segment === '') out.push({ path: root, group, base, language });
+        else out.push({ path: `${root}/${segment}`, group, base, language }, { path: `${root}/${segment}/{proxy+}`, group, base, language });
       }
     }
   }
@@ -57,18 +58,20 @@ export function functionGroups(routes: readonly RouteSpec[] = ROUTES): Group[] {
 /** The group whose function also serves the `$default` catch-all route (the API's own 404/405 JSON). */
 export const DEFAULT_ROUTE_GROUP: Group = 'root';
 
-export type TableAccess = 'none' | 'read' | 'read-write';
-
 /**
- * What each function may do on the table. The root function answers only from the route definitions (namespace
- * index, OpenAPI document, 404/405 for unknown paths), so it gets no DynamoDB access at all. Every other group
- * reads; it writes if any of its operations needs a capability other than 'public'.
+ * What each function may do on the table. The root function serves the namespace index, the OpenAPI document and
+ * the caller's application passwords, and like every function checks Basic credentials: it may read and write only
+ * the application-password and failed-attempt items (`accounts`). The data functions read and write the whole table
+ * (their writes maintain records, guards, links and counters across item kinds).
  */
-export function tableAccess(group: Group, routes: readonly RouteSpec[] = ROUTES): TableAccess {
-  if (group === 'root') return 'none';
-  const writes = routes.some((r) => r.group === group && r.operations.some((o) => o.capability !== 'public'));
-  return writes ? 'read-write' : 'read';
+export type TableAccess = 'accounts' | 'read-write';
+
+export function tableAccess(group: Group): TableAccess {
+  return group === 'root' ? 'accounts' : 'read-write';
 }
+
+/** The partition-key prefixes of the items `accounts` access may touch (lib/store/app-passwords.ts). */
+export const ACCOUNT_KEY_PREFIXES = ['APPPW#', 'FAIL#'] as const;
 
 /** IAM actions for reads: single items, batches of items, and key-condition queries on the table and its indexes. */
 export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
@@ -81,6 +84,5 @@ export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynam
 export const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
 
 export function tableActions(access: TableAccess): string[] {
-  if (access === 'none') return [];
-  return access === 'read' ? [...READ_ACTIONS] : [...READ_ACTIONS, ...WRITE_ACTIONS];
+  return [...READ_ACTIONS, ...WRITE_ACTIONS];
 }

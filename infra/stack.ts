@@ -1,7 +1,11 @@
 /**
  * The Calendar Events API in one stack: DynamoDB table, one Lambda function per route group, an API Gateway HTTP API
- * whose routes come from the handlers' own route definitions, and a Cognito user pool whose ID tokens the API's JWT
- * authorizer checks on every write route.
+ * whose routes come from the handlers' own route definitions, and a Cognito user pool that issues the tokens.
+ *
+ * Authentication happens in the functions, not in API Gateway: they verify Bearer tokens (the pool's JWKS) and
+ * WordPress application passwords over HTTP Basic (contract §12). A JWT authorizer would turn Basic away before a
+ * function could check it, and a Lambda authorizer would add an invocation per request and a second place for the
+ * same rules, the failed-attempt limit among them; the functions verify tokens on reads already.
  */
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnRule, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
@@ -18,7 +22,6 @@ import {
   LogGroupLogDestination,
   SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
@@ -34,6 +37,7 @@ import { createTableInput, TABLE } from '../lib/store/table.js';
 import { nodejsBundlingOptions } from './bundling.js';
 import type { CalendarConfig } from './config.js';
 import {
+  ACCOUNT_KEY_PREFIXES,
   DEFAULT_ROUTE_GROUP,
   functionGroups,
   httpApiRoutes,
@@ -93,10 +97,9 @@ export class CalendarStack extends Stack {
   readonly functions: Record<Group, NodejsFunction>;
   readonly api: HttpApi;
   readonly stage: HttpStage;
-  readonly authorizer: HttpJwtAuthorizer;
   readonly userPool: cognito.UserPool | null;
   readonly userPoolClient: cognito.UserPoolClient | null;
-  /** Every route of the definitions (with and without language prefixes), in httpApiRoutes() order. */
+  /** Every route of httpApiRoutes() (both bases, every prefix), in its order. */
   readonly routes: { spec: HttpApiRoute; route: HttpRoute }[] = [];
   /** The `$default` catch-all (root function): unknown paths and methods get the API's own 404/405 JSON. */
   readonly defaultRoute: HttpRoute;
@@ -179,11 +182,6 @@ export class CalendarStack extends Stack {
       issuer = config.jwtIssuer!;
       audience = config.jwtAudience!;
     }
-    this.authorizer = new HttpJwtAuthorizer('JwtAuthorizer', issuer, {
-      authorizerName: 'jwt',
-      jwtAudience: [audience],
-      identitySource: ['$request.header.Authorization'],
-    });
 
     // ---------------------------------------------------------------- functions
     const environment: Record<string, string> = {
@@ -203,6 +201,14 @@ export class CalendarStack extends Stack {
       functions[group] = this.buildFunction(group, environment, retention);
     }
     this.functions = functions;
+    // The root function hands requests that reach it under another spelling of a route to that route's function
+    // (lib/aws/forward.ts), so AWS answers every spelling as the local server does.
+    const others = functionGroups().filter((g) => g !== DEFAULT_ROUTE_GROUP);
+    functions[DEFAULT_ROUTE_GROUP].addEnvironment('CALENDAR_FUNCTIONS',
+      Stack.of(this).toJsonString(Object.fromEntries(others.map((g) => [g, functions[g].functionName]))));
+    functions[DEFAULT_ROUTE_GROUP].role!.addToPrincipalPolicy(new iam.PolicyStatement({
+      sid: 'ForwardToRouteGroups', actions: ['lambda:InvokeFunction'], resources: others.map((g) => functions[g].functionArn),
+    }));
 
     // ---------------------------------------------------------------- API
     const api = new HttpApi(this, 'HttpApi', {
@@ -244,45 +250,40 @@ export class CalendarStack extends Stack {
       ...(domain ? { domainMapping: { domainName: domain } } : {}),
     });
 
-    // One integration per function. The 5 data functions each serve 28-48 routes: a per-route invoke permission
-    // would push their resource policies towards Lambda's 20 KB limit, so their permission covers this API's
-    // routes (arn:…:<api-id>/*/*/*) instead; the root function keeps the default per-route permissions.
+    // One integration per function; its invoke permission covers this API's routes (arn:…:<api-id>/*/*/*): per-route
+    // permissions for dozens of greedy routes would push the functions' resource policies towards Lambda's 20 KB limit.
     const integrations = {} as Record<Group, HttpLambdaIntegration>;
     for (const group of functionGroups()) {
-      integrations[group] = new HttpLambdaIntegration(`${pascal(group)}Integration`, functions[group], {
-        scopePermissionToRoute: group === DEFAULT_ROUTE_GROUP,
-      });
+      integrations[group] = new HttpLambdaIntegration(`${pascal(group)}Integration`, functions[group], { scopePermissionToRoute: false });
     }
 
-    // Reads are public (the handlers still verify any bearer token, for role-dependent reads); every write route
-    // carries the JWT authorizer. cdk-nag's "no authorization" finding is acknowledged on each read route's own
-    // resource, never on a scope: a write route without the authorizer fails the synth.
-    const publicRoutes = new Construct(this, 'PublicRoutes');
-    const protectedRoutes = new Construct(this, 'ProtectedRoutes');
+    // No route carries an API Gateway authorizer: the functions authenticate (see the file comment). cdk-nag's "no
+    // authorization" finding is acknowledged on each route's own resource, with that reason.
+    const routes = new Construct(this, 'Routes');
     const none = new HttpNoneAuthorizer();
-    const acknowledgePublic = (route: HttpRoute, what: string) =>
-      ack(route.node.defaultChild as Construct, 'APIG4', `${what} The contract makes published events, venues, ` +
-        'organizers and terms readable by anyone, as in the origin API; the handler still rejects an invalid bearer ' +
-        'token (401) and shows unpublished records only to an authenticated owner or editor. Write routes carry the ' +
-        'JWT authorizer and are not acknowledged.');
+    const acknowledge = (route: HttpRoute, what: string) =>
+      ack(route.node.defaultChild as Construct, 'APIG4', `${what} Published records are readable by anyone (contract §4, ` +
+        'as in the origin API); every other operation is authorised by the function itself, which verifies Bearer ' +
+        'tokens against the user pool and application passwords over HTTP Basic (contract §12) before it reads a ' +
+        'record: an API Gateway JWT authorizer would refuse Basic credentials that the origin\'s clients send.');
     for (const spec of httpApiRoutes()) {
-      const route = new HttpRoute(spec.isWrite ? protectedRoutes : publicRoutes, `${spec.method} ${spec.path}`, {
+      const route = new HttpRoute(routes, `ANY ${spec.path}`, {
         httpApi: api,
-        routeKey: HttpRouteKey.with(spec.path, HttpMethod[spec.method]),
+        routeKey: HttpRouteKey.with(spec.path, HttpMethod.ANY),
         integration: integrations[spec.group],
-        authorizer: spec.isWrite ? this.authorizer : none,
+        authorizer: none,
       });
-      if (!spec.isWrite) acknowledgePublic(route, `Public read route (${spec.operationId}).`);
+      acknowledge(route, `Route of the ${spec.group} function.`);
       this.routes.push({ spec, route });
     }
-    this.defaultRoute = new HttpRoute(publicRoutes, 'Default', {
+    this.defaultRoute = new HttpRoute(routes, 'Default', {
       httpApi: api,
       routeKey: HttpRouteKey.DEFAULT,
       integration: integrations[DEFAULT_ROUTE_GROUP],
       authorizer: none,
     });
-    acknowledgePublic(this.defaultRoute, 'The $default catch-all only reaches the root function, which answers 404 ' +
-      '(unknown path) or 405 (known path, other method) without reading any data.');
+    acknowledge(this.defaultRoute, 'The $default catch-all reaches the root function, which redirects other spellings of a ' +
+      'route to it and answers 404 for unknown paths without reading any data.');
 
     // ---------------------------------------------------------------- outputs
     const basePath = config.stageName === '$default' ? '' : `/${config.stageName}`;
@@ -377,6 +378,7 @@ function buildTable(scope: Construct): dynamodb.Table {
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,
+    timeToLiveAttribute: TABLE.ttlAttribute,
   });
   for (const index of TABLE.indexes) {
     const projection = index.projection as string | readonly string[];
@@ -394,20 +396,27 @@ function buildTable(scope: Construct): dynamodb.Table {
 
 /**
  * DynamoDB permissions written out instead of grantReadData/grantReadWriteData (which add Scan, DescribeTable,
- * stream reads and BatchWriteItem): item reads on the table, queries on the table and each named index (no
- * `index/*` wildcard), item writes on the table.
+ * stream reads and BatchWriteItem): item reads and writes on the table, queries on the table and each named index
+ * (no `index/*` wildcard). `accounts` access is limited by partition-key prefix (dynamodb:LeadingKeys) to the
+ * application-password and failed-attempt items, on the table only.
  */
 function grantTableAccess(role: iam.IRole, table: dynamodb.Table, access: ReturnType<typeof tableAccess>): void {
-  if (access === 'none') return;
-  const indexArns = TABLE.indexes.map((i) => `${table.tableArn}/index/${i.name}`);
   const itemReads = READ_ACTIONS.filter((a) => a !== 'dynamodb:Query');
+  if (access === 'accounts') {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      sid: 'AccountItems',
+      actions: [...READ_ACTIONS, ...WRITE_ACTIONS],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ACCOUNT_KEY_PREFIXES.map((p) => `${p}*`) } },
+    }));
+    return;
+  }
+  const indexArns = TABLE.indexes.map((i) => `${table.tableArn}/index/${i.name}`);
   role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'ReadItems', actions: itemReads, resources: [table.tableArn] }));
   role.addToPrincipalPolicy(
     new iam.PolicyStatement({ sid: 'QueryTableAndIndexes', actions: ['dynamodb:Query'], resources: [table.tableArn, ...indexArns] }),
   );
-  if (access === 'read-write') {
-    role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WriteItems', actions: [...WRITE_ACTIONS], resources: [table.tableArn] }));
-  }
+  role.addToPrincipalPolicy(new iam.PolicyStatement({ sid: 'WriteItems', actions: [...WRITE_ACTIONS], resources: [table.tableArn] }));
 }
 
 /** Access log line (JSON): who called which route, the outcome, latency split, and authorizer/integration errors. */

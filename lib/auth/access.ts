@@ -2,7 +2,7 @@
  * Who may read and change which record (reference §11.1–11.2 with the readings of contract §4).
  * Shared by events, venues and organizers.
  */
-import type { Caller } from '../http/context.js';
+import type { Caller } from './caller.js';
 import type { PostStatus } from '../routes/common.js';
 import { atLeast } from './roles.js';
 

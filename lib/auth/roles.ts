@@ -15,3 +15,6 @@ export function roleFromGroups(groups: unknown): Role {
 }
 
 export const atLeast = (role: Role | null, min: Role): boolean => role !== null && RANK[role] >= RANK[min];
+
+/** A stored role name back to a role (anything unknown is the least one). */
+export const roleFromName = (name: string): Role => (name in RANK ? (name as Role) : 'subscriber');

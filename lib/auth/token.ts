@@ -5,8 +5,8 @@
 import { webcrypto } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { config } from '../config.js';
-import { invalidToken } from '../http/errors.js';
-import type { Caller } from '../http/context.js';
+import { InvalidCredentials } from './errors.js';
+import type { Caller } from './caller.js';
 import { roleFromGroups } from './roles.js';
 
 let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
@@ -51,23 +51,21 @@ async function verifyOnce(token: string): Promise<JWTPayload> {
   return payload;
 }
 
-/** No header → anonymous (null). Anything else that is not a valid bearer token → 401 rest_invalid_token. */
-export async function authenticate(header: string | undefined): Promise<Caller | null> {
-  if (header === undefined) return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!m) throw invalidToken('send "Authorization: Bearer <token>"');
+/** The caller a bearer token (without its scheme) names; InvalidCredentials when it does not verify. */
+export async function authenticateBearer(token: string): Promise<Caller> {
   let payload: JWTPayload;
   try {
-    payload = await verifyOnce(m[1]!);
+    payload = await verifyOnce(token);
   } catch (e) {
     const code = (e as { code?: string }).code;
     const claim = (e as { claim?: string }).claim;
-    throw invalidToken(code === 'ERR_JWT_EXPIRED' ? 'the token has expired'
+    throw new InvalidCredentials(code === 'ERR_JWT_EXPIRED' ? 'the token has expired'
       : code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && claim === 'exp' ? 'the token must have an expiry (exp)'
         : 'the token could not be verified');
   }
-  if (typeof payload.sub !== 'string' || payload.sub === '') throw invalidToken('the token has no subject');
-  return { sub: payload.sub, role: roleFromGroups(payload['cognito:groups']) };
+  if (typeof payload.sub !== 'string' || payload.sub === '') throw new InvalidCredentials('the token has no subject');
+  const named = [payload['cognito:username'], payload.username, payload.email, payload.sub].find((v) => typeof v === 'string' && v !== '');
+  return { sub: payload.sub, role: roleFromGroups(payload['cognito:groups']), username: named as string };
 }
 
 /** For tests that change the environment. */

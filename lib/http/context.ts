@@ -1,10 +1,7 @@
-import type { Role } from '../auth/roles.js';
+import type { Caller } from '../auth/caller.js';
 import type { Language, Method, OperationSpec, RouteSpec } from '../routes/types.js';
 
-export interface Caller {
-  sub: string;
-  role: Role;
-}
+export type { Caller } from '../auth/caller.js';
 
 /** Everything a handler needs to know about one request, after routing, authentication and validation. */
 export interface RequestContext {
@@ -23,8 +20,10 @@ export interface RequestContext {
   /** Validated, normalised parameters; only present ones (and documented defaults). */
   params: Record<string, unknown>;
   caller: Caller | null;
-  /** Absolute API root for emitted URLs, e.g. https://host/prod/de/calendar/events/v1 */
+  /** Absolute API root for emitted URLs, e.g. https://host/prod/de/calendar/events/v1 (or …/wp-json/tribe/events/v1) */
   apiUrl: string;
+  /** The namespace of the base the request came in under: calendar/events/v1 or the origin's tribe/events/v1. */
+  namespace: string;
   /** scheme://host[:port] of the request. */
   origin: string;
   /** Host header (port included), for global_id. */
@@ -35,5 +34,3 @@ export interface RequestContext {
   /** The caller's integer user id (allocated the first time a `sub` is seen); null when anonymous. */
   userId(): Promise<number | null>;
 }
-
-export const isEditor = (ctx: RequestContext): boolean => ctx.caller?.role === 'editor';

@@ -19,7 +19,7 @@ import { authorization } from './middleware/authorization.js';
 import { body } from './middleware/body.js';
 import { errorResponse, errors, OutOfTime } from './middleware/errors.js';
 import { responseHeaders } from './middleware/headers.js';
-import { routing } from './middleware/routing.js';
+import { routing, type Forward } from './middleware/routing.js';
 import { stateOf } from './middleware/state.js';
 import { validation, type PipelineStore } from './middleware/validation.js';
 import type { HttpResult } from './response.js';
@@ -39,7 +39,7 @@ const STORE_MARGIN_MS = 1000;
  * which gets all other requests through $default (redirects to canonical paths, 405 for other methods).
  */
 export function createGroupHandler(group: Group, routes: readonly RouteSpec[], operations: Record<string, Operation>,
-  store: PipelineStore | null) {
+  store: PipelineStore | null, options: { forward?: Forward } = {}) {
   const foreign = routes.find((r) => r.group !== group);
   if (group !== 'root' && foreign) throw new Error(`the ${group} function was given a route of ${foreign.group}: ${foreign.path}`);
   const served = new Set(routes.flatMap((r) => (r.group === group ? r.operations.map((o) => o.id) : [])));
@@ -56,7 +56,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
     .use(httpCors({ origin: CORS.allowOrigin, exposeHeaders: CORS.exposeHeaders.join(', ') }))
     .use(errors())
     .use(httpHeaderNormalizer({ canonical: false }))
-    .use(routing(group, routeMatcher(routes)))
+    .use(routing(group, routeMatcher(routes), options.forward))
     .use(authentication())
     .use(body())
     .use(validation(store))

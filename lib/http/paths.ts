@@ -3,9 +3,9 @@
  * the CDK stack: a stage prefix, an optional language prefix and the namespace, all matched case-insensitively;
  * trailing slashes ignored. Every step is linear in the length of the path.
  */
-import { LANGUAGES, NAMESPACE, type Language } from '../routes/types.js';
+import { BASES, LANGUAGES, type Base, type Language } from '../routes/types.js';
 
-const NAMESPACE_SEGMENTS = NAMESPACE.split('/');
+const BASE_SEGMENTS = BASES.map((base) => ({ base, segments: base.path.split('/') }));
 
 /** The path without trailing slashes ("/" stays "/"). */
 export function trimTrailingSlashes(path: string): string {
@@ -26,6 +26,8 @@ export function stripStage(path: string, stage: string | undefined): { stagePath
 export interface ApiPath {
   /** The language prefix the request came in under (lower case), if any. */
   prefix: Language | null;
+  /** The base (ours or the origin's) the request came in under. */
+  base: Base;
   /** The path relative to the namespace: "/" for the index, "/events/3" (no trailing slash). */
   rel: string;
 }
@@ -39,16 +41,15 @@ const languageOf = (segment: string): Language | null => {
 export function splitApiPath(path: string): ApiPath | null {
   const segments = trimTrailingSlashes(path).split('/');
   if (segments[0] !== '') return null;
-  let i = 1;
   const prefix = segments.length > 1 ? languageOf(segments[1]!) : null;
-  if (prefix) i++;
-  for (const expected of NAMESPACE_SEGMENTS) {
-    if (segments[i]?.toLowerCase() !== expected) return null;
-    i++;
+  const start = prefix ? 2 : 1;
+  for (const { base, segments: expected } of BASE_SEGMENTS) {
+    if (!expected.every((s, j) => segments[start + j]?.toLowerCase() === s)) continue;
+    const rest = segments.slice(start + expected.length);
+    return { prefix, base, rel: rest.length === 0 ? '/' : `/${rest.join('/')}` };
   }
-  const rest = segments.slice(i);
-  return { prefix, rel: rest.length === 0 ? '/' : `/${rest.join('/')}` };
+  return null;
 }
 
-/** The API root a path's URLs are built on: "/de/calendar/events/v1". */
-export const apiRoot = (prefix: Language | null): string => `${prefix ? `/${prefix}` : ''}/${NAMESPACE}`;
+/** The API root a path's URLs are built on: "/de/calendar/events/v1", "/wp-json/tribe/events/v1". */
+export const apiRoot = (prefix: Language | null, base: Base = BASES[0]): string => `${prefix ? `/${prefix}` : ''}/${base.path}`;

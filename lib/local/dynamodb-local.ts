@@ -21,11 +21,13 @@ import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   DynamoDBClient,
+  UpdateTimeToLiveCommand,
   ListTablesCommand,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../store/table.js';
+import { createTableInput, TABLE } from '../store/table.js';
 
 export interface DynamoDbLocalOptions {
   /** Directory for the database file (created if missing), or ':memory:' for an in-memory database. */
@@ -240,10 +242,16 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, tim
   const t0 = Date.now();
   for (;;) {
     const table = await describe();
-    if (table?.TableStatus === 'ACTIVE' && (table.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE')) return;
+    if (table?.TableStatus === 'ACTIVE' && (table.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE')) break;
     if (Date.now() - t0 > timeoutMs) {
       throw new Error(`Table ${tableName} is not ACTIVE after ${Math.round(timeoutMs / 1000)} s (status ${table?.TableStatus ?? 'missing'}).`);
     }
     await sleep(200);
+  }
+  // Expiring items (TABLE.ttlAttribute), as the stack configures them; DynamoDB Local deletes them too.
+  const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  if (ttl.TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
+    await client.send(new UpdateTimeToLiveCommand({ TableName: tableName,
+      TimeToLiveSpecification: { AttributeName: TABLE.ttlAttribute, Enabled: true } }));
   }
 }

@@ -14,11 +14,13 @@ export interface LocalTokenOptions {
   sub?: string;
   /** A jose time span ("1h", "30m", "7d") or seconds since the epoch; default "12h". */
   expiresIn?: string | number;
+  /** More claims, e.g. `cognito:username` or `email` (the username of application passwords). */
+  claims?: Record<string, unknown>;
 }
 
-export async function signLocalToken({ secret, role, sub, expiresIn = '12h' }: LocalTokenOptions): Promise<string> {
+export async function signLocalToken({ secret, role, sub, expiresIn = '12h', claims = {} }: LocalTokenOptions): Promise<string> {
   if (!isTokenRole(role)) throw new Error(`Unknown role "${String(role)}"; use one of ${TOKEN_ROLES.join(', ')}.`);
-  return new SignJWT({ 'cognito:groups': role === 'subscriber' ? [] : [role] })
+  return new SignJWT({ ...claims, 'cognito:groups': role === 'subscriber' ? [] : [role] })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(sub || `local-${role}`)
     .setIssuedAt()

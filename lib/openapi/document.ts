@@ -56,6 +56,7 @@ const INFO = deepFreeze({
 
 const CAPABILITY_TEXT: Record<Capability, string> = {
   public: 'Open to anonymous callers; a bearer token, when sent, decides which unpublished records are visible.',
+  signed_in: 'Needs credentials of any signed-in user (a bearer token or an application password).',
   create_posts: 'Needs a bearer token of a contributor, author or editor.',
   edit_posts: 'Needs a bearer token of a contributor, author or editor who may change this record ' +
     '(contributors: their own drafts; authors: their own records; editors: everything).',
@@ -306,7 +307,7 @@ function serverDescription(url: string, own: boolean): string {
 export function buildServers(apiUrl: string, serverUrls: readonly string[] = []): OpenApiServer[] {
   const parts = splitApiUrl(apiUrl);
   const urls = [parts.apiUrl, ...serverUrls.map(trimSlashes).filter((u) => u !== '')];
-  if (parts.recognised) urls.push(apiRootFor(parts.base, null), ...LANGUAGES.map((l) => apiRootFor(parts.base, l)));
+  if (parts.recognised) urls.push(apiRootFor(parts.base, null, parts.apiBase), ...LANGUAGES.map((l) => apiRootFor(parts.base, l, parts.apiBase)));
   return [...new Set(urls)].map((url, i) => ({ url, description: serverDescription(url, i === 0) }));
 }
 

@@ -42,9 +42,9 @@ const SCHEMA_KEYWORDS = ['type', 'format', 'enum', 'items', 'oneOf', 'properties
   'maximum', 'maxLength', 'default'] as const;
 
 /** "/events/{id}" → "/calendar/events/v1/events/(?P<id>\d+)", as WordPress names routes (ids are digits only). */
-export function routeKey(path: string): string {
+export function routeKey(path: string, namespace: string = NAMESPACE): string {
   const rel = path === '/' ? '' : path.replace(/\{(\w+)\}/g, (_, name: string) => `(?P<${name}>${name === 'id' ? '\\d+' : '[^/]+'})`);
-  return `/${NAMESPACE}${rel}`;
+  return `/${namespace}${rel}`;
 }
 
 function jsonSchema(schema: Schema): Record<string, unknown> {
@@ -126,15 +126,16 @@ function sharedRoutes(): SharedRoute[] {
 
 /** The namespace index for a request whose API root is apiUrl. Nested method lists and endpoints are shared and frozen. */
 export function buildNamespaceIndex(options: { apiUrl: string }): NamespaceIndex {
-  const { apiUrl, base } = splitApiUrl(options.apiUrl);
+  const { apiUrl, base, apiBase } = splitApiUrl(options.apiUrl);
+  const namespace = apiBase.namespace;
   const routes: Record<string, IndexRoute> = {};
   for (const r of sharedRoutes()) {
-    routes[r.key] = {
-      namespace: NAMESPACE,
+    routes[namespace === NAMESPACE ? r.key : routeKey(r.path, namespace)] = {
+      namespace,
       methods: r.methods,
       endpoints: r.endpoints,
       ...(r.linked ? { _links: { self: [{ href: r.path === '/' ? apiUrl : `${apiUrl}${r.path}` }] } } : {}),
     };
   }
-  return { namespace: NAMESPACE, routes, _links: { up: [{ href: `${base}/` }] } };
+  return { namespace, routes, _links: { up: [{ href: `${base}/` }] } };
 }

@@ -297,6 +297,30 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
     _links: obj({ up: hrefList('the API base, above the namespace') }, ['up'], 'links'),
   }, ['namespace', 'routes', '_links'], 'The namespace index (reference §3.1): every route, its methods and arguments'),
 
+  ApplicationPassword: obj({
+    uuid: str('the password\'s id', { format: 'uuid' }),
+    app_id: str('the client application\'s UUID as sent when created, else ""'),
+    name: str('the name given when created'),
+    created: dateTime('when it was created, UTC'),
+    last_used: str('when it last authenticated a request, UTC YYYY-MM-DD HH:MM:SS (updated at most once a minute)',
+      { nullable: true }),
+    username: str('the username to send with it (HTTP Basic)'),
+  }, ['uuid', 'app_id', 'name', 'created', 'last_used', 'username'], 'An application password, without its secret'),
+  NewApplicationPassword: obj({
+    uuid: str('the password\'s id', { format: 'uuid' }),
+    app_id: str('the client application\'s UUID as sent, else ""'),
+    name: str('the name given'),
+    created: dateTime('when it was created, UTC'),
+    last_used: str('always null for a new password', { nullable: true }),
+    password: str('the password: 24 letters and digits in groups of four; shown only in this answer', { example: 'abcd EFGH 1234 ijkl MNOP 5678' }),
+    username: str('the username to send with it (HTTP Basic)'),
+  }, ['uuid', 'app_id', 'name', 'created', 'last_used', 'password', 'username'], 'A new application password, with its secret'),
+  ApplicationPasswords: arr(ref('ApplicationPassword'), 'The caller\'s application passwords, newest first'),
+  DeletedApplicationPassword: obj({
+    deleted: bool('always true'),
+    previous: refd('ApplicationPassword', 'the password as it was'),
+  }, ['deleted', 'previous'], 'A revoked application password'),
+
   OpenApiDocument: obj({
     openapi: str('the OpenAPI version', { example: '3.0.3' }),
     info: { type: 'object', additionalProperties: true, description: 'title, version and description of the API' },

@@ -1,5 +1,5 @@
 /** Splitting an absolute API root URL into its base, language prefix and namespace (contract §1, §8). */
-import { LANGUAGES, NAMESPACE, type Language } from '../routes/types.js';
+import { BASES, LANGUAGES, type Base, type Language } from '../routes/types.js';
 
 export interface ApiUrlParts {
   /** The API root without trailing slash, e.g. https://host/prod/de/calendar/events/v1 */
@@ -10,10 +10,12 @@ export interface ApiUrlParts {
   prefix: Language | null;
   /** false when apiUrl does not end in the namespace (then base is the URL's origin). */
   recognised: boolean;
+  /** The path base apiUrl ends in (ours unless it is the origin's). */
+  apiBase: Base;
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const API_URL = new RegExp(`^(.*?)(?:/(${LANGUAGES.map(escape).join('|')}))?/${escape(NAMESPACE)}/*$`, 'i');
+const API_URL = new RegExp(`^(.*?)(?:/(${LANGUAGES.map(escape).join('|')}))?/(${BASES.map((b) => escape(b.path)).join('|')})/*$`, 'i');
 
 export const trimSlashes = (url: string): string => url.replace(/\/+$/, '');
 
@@ -21,7 +23,8 @@ export function splitApiUrl(apiUrl: string): ApiUrlParts {
   const root = trimSlashes(apiUrl);
   const m = API_URL.exec(root);
   if (m) {
-    return { apiUrl: root, base: m[1]!, prefix: (m[2]?.toLowerCase() as Language | undefined) ?? null, recognised: true };
+    const apiBase = BASES.find((b) => b.path === m[3]!.toLowerCase()) ?? BASES[0];
+    return { apiUrl: root, base: m[1]!, prefix: (m[2]?.toLowerCase() as Language | undefined) ?? null, recognised: true, apiBase };
   }
   let base = '';
   try {
@@ -29,9 +32,9 @@ export function splitApiUrl(apiUrl: string): ApiUrlParts {
   } catch {
     base = '';
   }
-  return { apiUrl: root, base, prefix: null, recognised: false };
+  return { apiUrl: root, base, prefix: null, recognised: false, apiBase: BASES[0] };
 }
 
 /** The API root under a language prefix (null: no prefix) for the same base. */
-export const apiRootFor = (base: string, prefix: Language | null): string =>
-  `${base}${prefix ? `/${prefix}` : ''}/${NAMESPACE}`;
+export const apiRootFor = (base: string, prefix: Language | null, apiBase: Base = BASES[0]): string =>
+  `${base}${prefix ? `/${prefix}` : ''}/${apiBase.path}`;

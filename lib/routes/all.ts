@@ -1,4 +1,5 @@
 /** Every route of the interface, in the origin's registration order (reference §3.1). */
+import { accountRoutes } from './accounts.js';
 import { translationLanguage } from './common.js';
 import { eventRoutes } from './events.js';
 import { organizerRoutes, venueRoutes } from './linked.js';
@@ -12,4 +13,5 @@ export const rootRoutes: RouteSpec[] = [
     capability: 'public', success: 200, errors: [401], response: 'OpenApiDocument', params: [translationLanguage] }] },
 ];
 
-export const ROUTES: RouteSpec[] = [...rootRoutes, ...eventRoutes, ...venueRoutes, ...organizerRoutes, ...categoryRoutes, ...tagRoutes];
+export const ROUTES: RouteSpec[] = [...rootRoutes, ...eventRoutes, ...venueRoutes, ...organizerRoutes, ...categoryRoutes, ...tagRoutes,
+  ...accountRoutes];

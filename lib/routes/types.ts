@@ -51,6 +51,7 @@ export type RefKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'us
 /** Who may call an operation before the handler looks at a record (contract §3 processing order). */
 export type Capability =
   | 'public'
+  | 'signed_in' // any authenticated caller, subscribers included
   | 'create_posts' // contributor and above
   | 'edit_posts' // contributor and above; the handler checks the record itself
   | 'manage_categories' // author and above
@@ -79,5 +80,15 @@ export interface RouteSpec {
 }
 
 export const NAMESPACE = 'calendar/events/v1';
+
+/**
+ * The path bases every route answers under (contract §1, §12): ours, and the origin's, so that its clients work
+ * unchanged. Responses under a base emit URLs under it, and the root index names its namespace.
+ */
+export const BASES = [
+  { path: NAMESPACE, namespace: NAMESPACE },
+  { path: 'wp-json/tribe/events/v1', namespace: 'tribe/events/v1' },
+] as const;
+export type Base = (typeof BASES)[number];
 export const LANGUAGES = ['en', 'de', 'pt-pt'] as const;
 export type Language = (typeof LANGUAGES)[number];

@@ -15,6 +15,8 @@ export interface IndexDefinition {
 export const TABLE = {
   partitionKey: 'PK',
   sortKey: 'SK',
+  /** Items with this attribute (epoch seconds) are deleted by DynamoDB some time after it passes; readers check it. */
+  ttlAttribute: 'expires',
   indexes: [
     /** Records by slug: GSI1PK = "<kind>#<slug>". */
     { name: 'bySlug', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },

@@ -5,7 +5,7 @@ const errorShape = (code: string, status: number) => ({ code, message: expect.an
 
 describe('local runtime over HTTP', () => {
   test('a path outside the API is 404 rest_no_route with the JSON error shape and CORS', async () => {
-    for (const path of ['/', '/nope', '/wp-json/tribe/events/v1/events', '/fr/calendar/events/v1/events']) {
+    for (const path of ['/', '/nope', '/wp-json/tribe/events/v2/events', '/fr/calendar/events/v1/events']) {
       const res = await api(`${serverOrigin()}${path}`);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);

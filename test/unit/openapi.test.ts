@@ -439,7 +439,8 @@ describe('namespace index', () => {
 
 describe('API URL splitting', () => {
   it('finds the base and the language prefix', () => {
-    expect(splitApiUrl(`${DE_API}/`)).toEqual({ apiUrl: DE_API, base: 'https://api.example.com/prod', prefix: 'de', recognised: true });
+    expect(splitApiUrl(`${DE_API}/`)).toMatchObject({ apiUrl: DE_API, base: 'https://api.example.com/prod', prefix: 'de', recognised: true });
+    expect(splitApiUrl('https://x.example.com/de/wp-json/tribe/events/v1').apiBase.namespace).toBe('tribe/events/v1');
     expect(splitApiUrl('http://localhost:3000/PT-PT/calendar/events/v1')).toMatchObject({ base: 'http://localhost:3000', prefix: 'pt-pt' });
     expect(splitApiUrl('https://x.example.com/fr/calendar/events/v1')).toMatchObject({ base: 'https://x.example.com/fr', prefix: null });
     expect(splitApiUrl('https://x.example.com/elsewhere')).toMatchObject({ base: 'https://x.example.com', recognised: false });

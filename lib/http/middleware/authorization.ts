@@ -7,7 +7,8 @@ import type { Capability } from '../../routes/types.js';
 import { forbidden } from '../errors.js';
 import { stateOf, type Middleware } from './state.js';
 
-const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'contributor' | 'author' | 'editor'> = {
+const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'subscriber' | 'contributor' | 'author' | 'editor'> = {
+  signed_in: 'subscriber',
   create_posts: 'contributor',
   edit_posts: 'contributor',
   manage_categories: 'author',

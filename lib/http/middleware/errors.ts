@@ -4,7 +4,8 @@
  * request that ran out of time as the same 503, anything else as 500 `rest_internal_error` with the request id.
  */
 import { NoFreeSlug, RecordTooLarge, StoreUnavailable, TooManyChanges, unavailability, VersionConflict } from '../../store/errors.js';
-import { ApiError, invalidParam, preconditionFailed, unavailable } from '../errors.js';
+import { InvalidCredentials, TooManyAttempts } from '../../auth/errors.js';
+import { ApiError, invalidParam, invalidToken, preconditionFailed, unavailable } from '../errors.js';
 import { json, type HttpResult } from '../response.js';
 import { stateOf, type Middleware } from './state.js';
 
@@ -25,6 +26,11 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function errorResponse(error: unknown, method: string, requestId: string): HttpResult {
   if (error instanceof Reply) return error.response;
   if (error instanceof ApiError) return json(error.status, error.body(), error.headers);
+  if (error instanceof InvalidCredentials) return respond(invalidToken(error.message));
+  if (error instanceof TooManyAttempts) {
+    return respond(new ApiError(429, 'rest_too_many_attempts', 'Too many failed sign-in attempts; wait a minute and try again.', {},
+      { 'Retry-After': String(error.retryAfter) }));
+  }
   const write = !READ_METHODS.has(method);
   const down = error instanceof StoreUnavailable ? error : unavailability(error, write);
   if (down) return respond(unavailable(write && down.outcomeUnknown));

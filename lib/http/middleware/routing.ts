@@ -2,18 +2,22 @@
  * Step 1 (contract §1, §3): the route and the method are decided before anything else, the body included. Unknown
  * path → 404, a method the path does not support (any method name) → 405 with Allow, OPTIONS → the CORS preflight.
  */
-import { LANGUAGES, NAMESPACE, type Group, type Language } from '../../routes/types.js';
+import { LANGUAGES, type Group, type Language } from '../../routes/types.js';
 import { allowedMethods, type RouteMatcher } from '../../routes/matcher.js';
 import { CORS } from '../cors.js';
 import { ApiError, noRoute } from '../errors.js';
-import { splitApiPath } from '../paths.js';
+import { apiRoot, splitApiPath } from '../paths.js';
 import { parseQuery, requestLine } from '../request.js';
 import { Reply } from './errors.js';
+import type { HttpResult } from '../response.js';
 import { stateOf, type Middleware, type PipelineRequest } from './state.js';
 
-export function routing(group: Group, matcher: RouteMatcher): Middleware {
+/** Hands a request to another group's function (the root function in AWS, lib/aws/forward.ts). */
+export type Forward = (group: Group, event: PipelineRequest['event']) => Promise<HttpResult>;
+
+export function routing(group: Group, matcher: RouteMatcher, forward?: Forward): Middleware {
   return {
-    before: (request: PipelineRequest): void => {
+    before: async (request: PipelineRequest): Promise<void> => {
       const { event } = request;
       const line = requestLine(event);
       const query = parseQuery(event);
@@ -36,8 +40,9 @@ export function routing(group: Group, matcher: RouteMatcher): Middleware {
       if (match instanceof ApiError) throw match;
       if (match.route.group !== group) {
         // Behind API Gateway a path its routes don't spell exactly (letter case) reaches the root function's $default
-        // route: send the client to the canonical URL, which reaches the right function.
-        const canonical = `${line.stagePath}${api.prefix ? `/${api.prefix}` : ''}/${NAMESPACE}${api.rel === '/' ? '' : canonicalRel(api.rel)}`;
+        // route: the root function hands it to the right function, or (where it cannot) redirects to the canonical URL.
+        if (group === 'root' && forward) throw new Reply(await forward(match.route.group, event));
+        const canonical = `${line.stagePath}${apiRoot(api.prefix, api.base)}${api.rel === '/' ? '' : canonicalRel(api.rel)}`;
         if (group === 'root' && canonical !== event.rawPath) {
           const q = event.rawQueryString ? `?${event.rawQueryString}` : '';
           throw new Reply({ statusCode: 308, headers: { Location: `${line.origin}${canonical}${q}` }, body: '' });
