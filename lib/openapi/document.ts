@@ -1,14 +1,19 @@
 /**
  * The OpenAPI 3.0.3 document served at GET {api}/doc (contract §10), generated from ROUTES: every route, method,
- * parameter, request body, response schema and error status.
+ * parameter, request body, response schema, response header and status each operation can answer, with input
+ * schemas no stricter than the parsers (inputs.ts), operationIds from operation-ids.ts, optional credentials on
+ * reads and required ones on writes. It lints clean under Redocly's and Spectral's recommended rules
+ * (test/unit/openapi-lint.test.ts).
  *
- * Everything but `servers` is independent of the request, so components and paths are built once, deep-frozen
+ * Everything but `servers` is independent of the request, so tags, components and paths are built once, deep-frozen
  * and shared by every document; only the small top-level object and its `servers` are built per call.
  */
 import { allowedMethods } from '../routes/match.js';
 import { LANGUAGES, ROUTES, type Capability, type Group, type OperationSpec, type ParamSpec, type RouteSpec } from '../routes/index.js';
 import { COMPONENT_HEADERS, COMPONENT_SCHEMAS, ref, responseSchemaName, type OpenApiSchema } from './schemas.js';
 import { deepFreeze } from './freeze.js';
+import { wireSchema } from './inputs.js';
+import { operationIds } from './operation-ids.js';
 import { apiRootFor, splitApiUrl, trimSlashes } from './urls.js';
 
 export const OPENAPI_VERSION = '3.0.3';
@@ -27,14 +32,23 @@ export interface OpenApiServer {
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    contact: { name: string };
+    license: { name: string; url: string };
+  };
   servers: OpenApiServer[];
+  tags: { name: string; description: string }[];
   components: Record<string, unknown>;
   paths: Record<string, Record<string, unknown>>;
 }
 
 type Json = Record<string, unknown>;
-const JSON_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
+const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
+/** Methods whose request the pipeline reads a body from (size 413, type 415, syntax 400). */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const INFO = deepFreeze({
   title: 'Calendar Events API',
@@ -46,31 +60,79 @@ const INFO = deepFreeze({
     `Languages: ${LANGUAGES.join(', ')} (default en). Every route also exists under a language prefix`,
     `(${LANGUAGES.map((l) => `/${l}/calendar/events/v1`).join(', ')}); the translation_language parameter overrides the prefix.`,
     '',
-    'Authentication: `Authorization: Bearer <JWT>`. Without the header a request is anonymous; any other Authorization',
-    'header that is not a valid token is refused with 401 rest_invalid_token, on every route.',
+    'Parameters: any parameter may be sent in the query string or, on a write, in the body (JSON or form); the body wins',
+    'over the query and the path wins over both. Lists are JSON arrays, repeated `a[]=` keys or comma-separated strings',
+    '(at most 100 entries). Booleans are JSON booleans, 1/0 or the strings true/false/1/0/yes/no/on/off in any case.',
+    'A body without a Content-Type, or sent as text/plain, is read as JSON when it parses as JSON, else as a form.',
+    'Unknown parameters and read-only fields are ignored.',
     '',
-    'Errors are always `{"code", "message", "data": {"status", ...}}`. Lists send X-TEC-Total, X-TEC-TotalPages and a',
-    'Link header; single-record GETs send an ETag that writes may check with If-Match.',
+    'Authentication: `Authorization: Bearer <JWT>`. Without the header a request is anonymous; any other Authorization',
+    'header that is not a valid token is refused with 401 rest_invalid_token, on every route. Reads accept anonymous',
+    'callers; writes need credentials.',
+    '',
+    'Errors are always `{"code", "message", "data": {"status", ...}}`. A path that does not exist is 404 rest_no_route;',
+    'a method a path does not support is 405 rest_no_route with an Allow header listing the methods it does (each path',
+    'says which). OPTIONS answers the CORS preflight of every path. Every',
+    'response carries X-Content-Type-Options: nosniff and Content-Language, and any origin may read it (CORS).',
+    'Lists send X-TEC-Total, X-TEC-TotalPages and a Link header; single-record GETs and writes send an ETag that',
+    'writes may check with If-Match.',
   ].join('\n'),
+  contact: { name: 'Calendar Events API maintainers' },
+  license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
 });
 
+const TAGS: Record<Group, string> = {
+  root: 'Discovery: the namespace index (every route with its arguments) and this OpenAPI document',
+  events: 'Events: lists in a date window with filters, single events by ID or slug, and their writes',
+  venues: 'Venues: the places where events happen',
+  organizers: 'Organizers: the people and organisations that run events',
+  categories: 'Event categories: hierarchical terms, deleted permanently',
+  tags: 'Event tags: flat terms, deleted permanently',
+};
+
+const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'A JWT (Cognito in AWS, HS256 locally). The highest of its cognito:groups gives the role: ' +
+      'administrator/editor → editor, author, contributor, anything else → subscriber.',
+  },
+  basicAuth: {
+    type: 'http',
+    scheme: 'basic',
+    description: 'A username and an application password (WordPress\'s scheme for API clients; create one with ' +
+      'POST /application-passwords). It acts as the user and role it was made with. More than 10 failed attempts in a ' +
+      'minute for a username or from an address answer 429 rest_too_many_attempts.',
+  },
+} as const;
+
+/** Reads: anonymous ({}), or with credentials, which decide which unpublished records are visible. */
+const READ_SECURITY = [{}, { bearerAuth: [] }, { basicAuth: [] }];
+/** Writes: credentials required. */
+const WRITE_SECURITY = [{ bearerAuth: [] }, { basicAuth: [] }];
+
 const CAPABILITY_TEXT: Record<Capability, string> = {
-  public: 'Open to anonymous callers; a bearer token, when sent, decides which unpublished records are visible.',
-  signed_in: 'Needs credentials of any signed-in user (a bearer token or an application password).',
-  create_posts: 'Needs a bearer token of a contributor, author or editor.',
-  edit_posts: 'Needs a bearer token of a contributor, author or editor who may change this record ' +
+  public: 'Open to anonymous callers; credentials, when sent, decide which unpublished records are visible.',
+  signed_in: 'Needs the credentials of any signed-in user (a bearer token or an application password).',
+  create_posts: 'Needs the credentials of a contributor, author or editor.',
+  edit_posts: 'Needs the credentials of a contributor, author or editor who may change this record ' +
     '(contributors: their own drafts; authors: their own records; editors: everything).',
-  manage_categories: 'Needs a bearer token of an author or editor.',
-  manage_tags: 'Needs a bearer token of an editor.',
+  manage_categories: 'Needs the credentials of an author or editor.',
+  manage_tags: 'Needs the credentials of an editor.',
 };
 
 const SINGULAR: Record<Group, string> = {
   root: 'namespace', events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag',
 };
 
+/** Record kinds whose DELETE moves to the trash (and answers the trashed record with its ETag). */
+const TRASHABLE = new Set<Group>(['events', 'venues', 'organizers']);
+
 const isList = (op: OperationSpec): boolean => COMPONENT_SCHEMAS[responseSchemaName(op.response)]?.properties?.total_pages !== undefined;
 const hasCaptures = (route: RouteSpec): boolean => /\{\w+\}/.test(route.path);
 const headerRef = (name: keyof typeof COMPONENT_HEADERS): Json => ({ $ref: `#/components/headers/${name}` });
+const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 
 /** A copy of a route-definition schema with only OpenAPI 3.0 keywords (arrays copied, undefined dropped). */
 export function toOpenApiSchema(schema: OpenApiSchema): OpenApiSchema {
@@ -79,7 +141,7 @@ export function toOpenApiSchema(schema: OpenApiSchema): OpenApiSchema {
     if (value === undefined) continue;
     if (key === 'items' || key === 'additionalProperties') {
       out[key] = typeof value === 'object' && value !== null ? toOpenApiSchema(value as OpenApiSchema) : value;
-    } else if (key === 'oneOf' || key === 'allOf') {
+    } else if (key === 'oneOf' || key === 'anyOf' || key === 'allOf') {
       out[key] = (value as OpenApiSchema[]).map(toOpenApiSchema);
     } else if (key === 'properties') {
       out[key] = Object.fromEntries(Object.entries(value as Record<string, OpenApiSchema>).map(([k, v]) => [k, toOpenApiSchema(v)]));
@@ -92,10 +154,11 @@ export function toOpenApiSchema(schema: OpenApiSchema): OpenApiSchema {
   return out as OpenApiSchema;
 }
 
-function paramSchema(p: ParamSpec): OpenApiSchema {
+/** The wire schema of a parameter (inputs.ts), with its documented default. */
+export function paramSchema(p: ParamSpec): OpenApiSchema {
   const schema = toOpenApiSchema(p.schema);
   if (p.default !== undefined && schema.default === undefined) schema.default = p.default;
-  return schema;
+  return wireSchema(p, schema);
 }
 
 function parameter(p: ParamSpec): Json {
@@ -119,24 +182,20 @@ export function bodySchema(params: ParamSpec[], description: string): OpenApiSch
   return { type: 'object', description, properties, ...(required.length ? { required } : {}) };
 }
 
-/** "events.update.put" → "EventsUpdatePutBody". */
-const bodySchemaName = (op: OperationSpec): string =>
-  `${op.id.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Body`;
-
 /**
- * Body schemas live in components.schemas (both media types refer to them), named after the first operation
- * with that body; operations with the same body (POST/PUT/PATCH updates, by id and by slug) share one.
+ * Body schemas live in components.schemas (both media types refer to them), named after the operationId of the
+ * first operation with that body ("UpdateEventBody"); operations with the same body (POST/PUT/PATCH updates) share one.
  */
 class BodySchemas {
   readonly schemas: Record<string, OpenApiSchema> = {};
   private readonly byContent = new Map<string, string>();
 
-  nameFor(op: OperationSpec, params: ParamSpec[]): string {
+  nameFor(op: OperationSpec, operationId: string, params: ParamSpec[]): string {
     const schema = bodySchema(params, `The body of: ${op.summary}`);
     const content = JSON.stringify(schema);
     let name = this.byContent.get(content);
     if (!name) {
-      name = bodySchemaName(op);
+      name = `${operationId[0]!.toUpperCase()}${operationId.slice(1)}Body`;
       if (this.schemas[name] || COMPONENT_SCHEMAS[name]) throw new Error(`body schema name ${name} is taken`);
       this.schemas[name] = schema;
       this.byContent.set(content, name);
@@ -148,13 +207,22 @@ class BodySchemas {
 function requestBody(params: ParamSpec[], schemaName: string): Json {
   const required = params.some((p) => p.required);
   return {
-    description: required
-      ? 'The record\'s fields. Form bodies nest with brackets: a[]=1&a[]=2, venue[city]=X.'
-      : 'Only the fields sent change. Form bodies nest with brackets: a[]=1&a[]=2, venue[city]=X.',
+    description: (required ? 'The record\'s fields.' : 'Only the fields sent change.') +
+      ' Form bodies nest with brackets: a[]=1&a[]=2, venue[city]=X. At most 1 MiB.',
     required,
-    content: Object.fromEntries(JSON_TYPES.map((type) => [type, { schema: ref(schemaName) }])),
+    content: Object.fromEntries(BODY_TYPES.map((type) => [type, { schema: ref(schemaName) }])),
   };
 }
+
+/** Headers every response carries, errors included. */
+const COMMON_HEADERS: Json = {
+  'Content-Language': headerRef('Content-Language'),
+  'X-Content-Type-Options': headerRef('X-Content-Type-Options'),
+};
+
+/** Whether a successful response carries the record's ETag: single records, except after a permanent delete. */
+const sendsETag = (route: RouteSpec, op: OperationSpec): boolean =>
+  route.group !== 'root' && !isList(op) && (op.method !== 'DELETE' || TRASHABLE.has(route.group));
 
 function successResponse(route: RouteSpec, op: OperationSpec): Json {
   const name = responseSchemaName(op.response);
@@ -164,9 +232,9 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   else if (op.success === 201) description = `Created: the new ${kind}`;
   else if (op.method === 'GET') description = isList(op) ? `A page of ${route.group}` : `The ${kind}`;
   else if (op.method === 'DELETE') {
-    description = op.errors.includes(410)
+    description = TRASHABLE.has(route.group)
       ? `The ${kind} as deleted: status "trash", or its last state when deleted permanently with force=true`
-      : `The deleted ${kind}`;
+      : `The deleted ${kind}, as it was`;
   } else description = `The updated ${kind}`;
   const headers: Json = {};
   if (isList(op)) {
@@ -174,22 +242,32 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
     headers['X-TEC-TotalPages'] = headerRef('X-TEC-TotalPages');
     headers.Link = headerRef('Link');
   }
-  if (op.method === 'GET' && hasCaptures(route)) headers.ETag = headerRef('ETag');
+  if (sendsETag(route, op)) headers.ETag = headerRef('ETag');
   if (op.success === 201) headers.Location = headerRef('Location');
-  headers['Content-Language'] = headerRef('Content-Language');
+  Object.assign(headers, COMMON_HEADERS);
   return { description, headers, content: { 'application/json': { schema: ref(name) } } };
+}
+
+function badRequestDescription(route: RouteSpec, op: OperationSpec): string {
+  const causes: string[] = [];
+  if (BODY_METHODS.has(op.method)) causes.push('a body that is not a JSON object (rest_invalid_json)');
+  if (op.params.some((p) => p.required && p.in !== 'path')) causes.push('missing parameters (rest_missing_callback_param, data.params lists them)');
+  causes.push('invalid parameters (rest_invalid_param, data.params gives each reason), unknown ids among filters or links included');
+  if (op.method !== 'GET' && (route.group === 'categories' || route.group === 'tags') && op.method !== 'DELETE') {
+    causes.push('a term of that name under the same parent (term_exists, data.term_id)');
+    if (route.group === 'tags') causes.push('a parent for a tag (rest_taxonomy_not_hierarchical)');
+  }
+  if (op.method !== 'GET' && op.method !== 'DELETE' && route.group !== 'categories' && route.group !== 'tags') {
+    causes.push('more linked records changed at once than one write can hold (rest_too_many_changes)');
+  }
+  return `${causes[0]![0]!.toUpperCase()}${causes.join('; ').slice(1)}`;
 }
 
 function errorDescription(status: number, route: RouteSpec, op: OperationSpec): string {
   const kind = SINGULAR[route.group];
   switch (status) {
     case 400:
-      return 'Missing parameters (rest_missing_callback_param, data.params lists them), invalid parameters ' +
-        '(rest_invalid_param, data.params gives each reason) or malformed JSON (rest_invalid_json)';
-    case 401:
-      return op.capability === 'public'
-        ? 'The Authorization header holds an invalid, expired or wrongly signed token (rest_invalid_token)'
-        : 'Authentication required (rest_forbidden, no token) or the token is invalid (rest_invalid_token)';
+      return badRequestDescription(route, op);
     case 403:
       return op.capability === 'public'
         ? `The ${kind} is not accessible to the caller: not published, in the trash or password-protected`
@@ -203,54 +281,105 @@ function errorDescription(status: number, route: RouteSpec, op: OperationSpec): 
     case 412:
       return 'If-Match does not match the record\'s current ETag: it changed since it was read (rest_precondition_failed)';
     case 413:
-      return 'The request body is larger than 1 MiB (rest_payload_too_large)';
-    case 500:
-      return 'Unexpected failure (rest_internal_error); data.request_id identifies it';
-    case 503:
-      return 'The database is busy (rest_unavailable); retry after Retry-After seconds';
+      return op.method === 'DELETE'
+        ? 'The request body is larger than 1 MiB (rest_payload_too_large)'
+        : 'The request body is larger than 1 MiB, or the record would hold more than 350 KB of text (rest_payload_too_large)';
     default:
-      return `Error ${status}`;
+      throw new Error(`no description for status ${status} of ${op.id}`);
   }
 }
 
-/** The documented error statuses of an operation: its own, plus 500 always and 503 where the database is used. */
+/** Error responses shared by many operations (components.responses). */
+const SHARED_RESPONSES: Record<string, Json> = {
+  InvalidCredentials: {
+    description: 'The Authorization header holds an invalid, expired or wrongly signed token, or a credential of another ' +
+      'scheme (rest_invalid_token)',
+    headers: { 'WWW-Authenticate': headerRef('WWW-Authenticate'), ...COMMON_HEADERS },
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  CredentialsRequired: {
+    description: 'Credentials are needed (rest_forbidden, no Authorization header) or were refused (rest_invalid_token)',
+    headers: { 'WWW-Authenticate': headerRef('WWW-Authenticate'), ...COMMON_HEADERS },
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  UnsupportedMediaType: {
+    description: 'The body is neither JSON nor a form (rest_unsupported_media_type)',
+    headers: COMMON_HEADERS,
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  InternalError: {
+    description: 'Unexpected failure (rest_internal_error); data.request_id identifies it',
+    headers: COMMON_HEADERS,
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  Unavailable: {
+    description: 'The database is busy or unreachable, or the request ran out of time (rest_unavailable); retry after ' +
+      'Retry-After seconds. On a write, data.outcome "unknown" means it may or may not have been stored',
+    headers: { 'Retry-After': headerRef('Retry-After'), ...COMMON_HEADERS },
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+};
+
+/**
+ * Every error status an operation can answer: the pipeline's, which apply to any operation of its kind — 400 (each
+ * operation validates parameters), 401 (a refused Authorization header, on every route), 413 and 415 (methods with
+ * a body, DELETE included), 500, and 503 (the store, or the function's time limit) — and the operation's own.
+ * 405 is a path's answer to the methods it lacks, not an operation's; 304 is not answered yet.
+ */
 export function errorStatuses(route: RouteSpec, op: OperationSpec): number[] {
   const statuses = new Set(op.errors);
+  if (op.params.length) statuses.add(400);
+  statuses.add(401);
+  if (BODY_METHODS.has(op.method)) {
+    statuses.add(413);
+    statuses.add(415);
+  }
   statuses.add(500);
-  if (route.group !== 'root') statuses.add(503);
+  statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
-function operation(route: RouteSpec, op: OperationSpec, bodies: BodySchemas): Json {
+function errorResponse(status: number, route: RouteSpec, op: OperationSpec): Json {
+  switch (status) {
+    case 401:
+      return responseRef(op.capability === 'public' ? 'InvalidCredentials' : 'CredentialsRequired');
+    case 415:
+      return responseRef('UnsupportedMediaType');
+    case 500:
+      return responseRef('InternalError');
+    case 503:
+      return responseRef('Unavailable');
+    default:
+      return {
+        description: errorDescription(status, route, op),
+        headers: COMMON_HEADERS,
+        content: { 'application/json': { schema: ref('Error') } },
+      };
+  }
+}
+
+function operation(route: RouteSpec, op: OperationSpec, operationId: string, bodies: BodySchemas): Json {
   const parameters: Json[] = op.params.filter((p) => p.in !== 'body').map(parameter);
   if (op.errors.includes(412)) {
     parameters.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' },
-      description: 'the ETag of the record as last read; the write is refused with 412 if it changed since' });
+      description: 'the ETag of the record as last read (or *); the write is refused with 412 if the record changed since' });
   }
   const body = op.params.filter((p) => p.in === 'body');
   const responses: Json = { [String(op.success)]: successResponse(route, op) };
-  for (const status of errorStatuses(route, op)) {
-    const headers = status === 401 ? { 'WWW-Authenticate': headerRef('WWW-Authenticate') }
-      : status === 503 ? { 'Retry-After': headerRef('Retry-After') } : undefined;
-    responses[String(status)] = {
-      description: errorDescription(status, route, op),
-      ...(headers ? { headers } : {}),
-      content: { 'application/json': { schema: ref('Error') } },
-    };
-  }
+  for (const status of errorStatuses(route, op)) responses[String(status)] = errorResponse(status, route, op);
   return {
     tags: [route.group],
     summary: op.summary,
     description: CAPABILITY_TEXT[op.capability],
-    operationId: op.id,
+    operationId,
     ...(parameters.length ? { parameters } : {}),
-    ...(body.length ? { requestBody: requestBody(body, bodies.nameFor(op, body)) } : {}),
+    ...(body.length ? { requestBody: requestBody(body, bodies.nameFor(op, operationId, body)) } : {}),
     responses,
-    ...(op.capability === 'public' ? {} : { security: [{ bearerAuth: [] }] }),
+    security: op.capability === 'public' ? READ_SECURITY : WRITE_SECURITY,
   };
 }
 
-function pathItem(route: RouteSpec, bodies: BodySchemas): Json {
+function pathItem(route: RouteSpec, ids: Map<OperationSpec, string>, bodies: BodySchemas): Json {
   const item: Json = {
     description: `Other methods answer 405 rest_no_route with Allow: ${allowedMethods(route).join(', ')}. ` +
       'OPTIONS answers CORS preflight.',
@@ -258,40 +387,35 @@ function pathItem(route: RouteSpec, bodies: BodySchemas): Json {
   for (const op of route.operations) {
     const method = op.method.toLowerCase();
     if (item[method]) throw new Error(`two ${op.method} operations on ${route.path}`);
-    item[method] = operation(route, op, bodies);
+    item[method] = operation(route, op, ids.get(op)!, bodies);
   }
   return item;
 }
 
-let shared: Pick<OpenApiDocument, 'components' | 'paths'> | null = null;
+let shared: Pick<OpenApiDocument, 'tags' | 'components' | 'paths'> | null = null;
 
-/** components and paths: the same (frozen) objects for every document. */
-function sharedParts(): Pick<OpenApiDocument, 'components' | 'paths'> {
+/** tags, components and paths: the same (frozen) objects for every document. */
+function sharedParts(): Pick<OpenApiDocument, 'tags' | 'components' | 'paths'> {
   if (shared) return shared;
   const paths: Record<string, Record<string, unknown>> = {};
+  const ids = operationIds(ROUTES);
   const bodies = new BodySchemas();
   for (const route of ROUTES) {
     if (paths[route.path]) throw new Error(`duplicate route ${route.path}`);
-    paths[route.path] = pathItem(route, bodies);
+    paths[route.path] = pathItem(route, ids, bodies);
   }
+  const groups = [...new Set(ROUTES.map((r) => r.group))];
   const components = {
-    securitySchemes: {
-      bearerAuth: {
-        type: 'http',
-        scheme: 'bearer',
-        bearerFormat: 'JWT',
-        description: 'A JWT (Cognito in AWS, HS256 locally). The highest of its cognito:groups gives the role: ' +
-          'administrator/editor → editor, author, contributor, anything else → subscriber.',
-      },
-    },
+    securitySchemes: SECURITY_SCHEMES,
     schemas: {
       ...Object.fromEntries(Object.entries(COMPONENT_SCHEMAS).map(([k, v]) => [k, toOpenApiSchema(v)])),
       ...bodies.schemas,
     },
+    responses: SHARED_RESPONSES,
     headers: Object.fromEntries(Object.entries(COMPONENT_HEADERS).map(([k, v]) => [k, { description: v.description,
       schema: toOpenApiSchema(v.schema) }])),
   };
-  shared = deepFreeze({ components, paths });
+  shared = deepFreeze({ tags: groups.map((name) => ({ name, description: TAGS[name] })), components, paths });
   return shared;
 }
 
@@ -313,11 +437,12 @@ export function buildServers(apiUrl: string, serverUrls: readonly string[] = [])
 
 /** The OpenAPI document for a request whose API root is apiUrl. Nested objects are shared and frozen: do not mutate. */
 export function buildOpenApiDocument(options: BuildOpenApiOptions): OpenApiDocument {
-  const { components, paths } = sharedParts();
+  const { tags, components, paths } = sharedParts();
   return {
     openapi: OPENAPI_VERSION,
     info: INFO,
     servers: buildServers(options.apiUrl, options.serverUrls),
+    tags,
     components,
     paths,
   };

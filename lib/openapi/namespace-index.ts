@@ -38,8 +38,8 @@ export interface NamespaceIndex {
 }
 
 /** JSON-schema keywords kept in args (route-definition extras such as parsers and `in` are dropped). */
-const SCHEMA_KEYWORDS = ['type', 'format', 'enum', 'items', 'oneOf', 'properties', 'additionalProperties', 'minimum',
-  'maximum', 'maxLength', 'default'] as const;
+const SCHEMA_KEYWORDS = ['type', 'format', 'enum', 'items', 'oneOf', 'anyOf', 'properties', 'additionalProperties', 'minimum',
+  'maximum', 'minLength', 'maxLength', 'pattern', 'maxItems', 'nullable', 'default'] as const;
 
 /** "/events/{id}" → "/calendar/events/v1/events/(?P<id>\d+)", as WordPress names routes (ids are digits only). */
 export function routeKey(path: string, namespace: string = NAMESPACE): string {
@@ -53,7 +53,7 @@ function jsonSchema(schema: Schema): Record<string, unknown> {
     const value = schema[key];
     if (value === undefined) continue;
     if (key === 'items') out[key] = jsonSchema(value as Schema);
-    else if (key === 'oneOf') out[key] = (value as Schema[]).map(jsonSchema);
+    else if (key === 'oneOf' || key === 'anyOf') out[key] = (value as Schema[]).map(jsonSchema);
     else if (key === 'properties') {
       out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([k, v]) => [k, jsonSchema(v)]));
     } else if (key === 'additionalProperties' && typeof value === 'object') out[key] = jsonSchema(value as Schema);

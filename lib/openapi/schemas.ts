@@ -22,7 +22,10 @@ export interface OpenApiSchema {
   nullable?: boolean;
   minimum?: number;
   maximum?: number;
+  minLength?: number;
   maxLength?: number;
+  pattern?: string;
+  anyOf?: OpenApiSchema[];
   minItems?: number;
   maxItems?: number;
   default?: unknown;
@@ -272,8 +275,9 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
       },
       term_id: int('term_exists: the ID of the existing term'),
       request_id: str('rest_internal_error: the id to quote when reporting the failure'),
+      outcome: str('rest_unavailable on a write: "unknown" when the write may or may not have been stored', { enum: ['unknown'] }),
     }, ['status'], 'the HTTP status and details', { additionalProperties: true }),
-  }, ['code', 'message', 'data'], 'Every error response'),
+  }, ['code', 'message', 'data'], 'Every error response, whatever the status'),
 
   NamespaceIndex: obj({
     namespace: str('the namespace', { enum: [NAMESPACE] }),
@@ -326,6 +330,8 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
     info: { type: 'object', additionalProperties: true, description: 'title, version and description of the API' },
     servers: arr(obj({ url: str('an API root', { format: 'uri' }), description: str('what it serves') }, ['url'], 'a server'),
       'the API roots: this one and its language-prefixed variants'),
+    tags: arr(obj({ name: str('the tag'), description: str('what its operations are about') }, ['name'], 'a tag'),
+      'the tags of the operations, one per route group'),
     components: { type: 'object', additionalProperties: true, description: 'schemas, headers and security schemes' },
     paths: { type: 'object', additionalProperties: true, description: 'every route and operation' },
   }, ['openapi', 'info', 'paths'], 'This OpenAPI 3.0 document'),
@@ -345,11 +351,15 @@ export function responseSchemaName(response: string): string {
 export const COMPONENT_HEADERS = {
   'X-TEC-Total': { description: 'number of matching records, ignoring pagination', schema: { type: 'integer', minimum: 0 } },
   'X-TEC-TotalPages': { description: 'number of pages', schema: { type: 'integer', minimum: 0 } },
-  Link: { description: 'RFC 8288 links to the next and previous pages (rel="next", rel="prev")', schema: { type: 'string' } },
-  ETag: { description: 'the record version; send it as If-Match on a write to refuse overwriting a newer change',
+  Link: { description: 'RFC 8288 links to the next and previous pages (rel="next", rel="prev"); absent when there is a single page',
     schema: { type: 'string' } },
+  ETag: { description: 'the record\'s version tag, "<version>-<hash>"; send it as If-Match on a write to refuse overwriting a newer '
+    + 'change. Absent when the record no longer exists (a permanent delete with force=true)', schema: { type: 'string' } },
   Location: { description: 'absolute API URL of the created record', schema: { type: 'string', format: 'uri' } },
-  'Content-Language': { description: 'the language of the response', schema: { type: 'string', enum: [...LANGUAGES] } },
-  'WWW-Authenticate': { description: 'Bearer error="invalid_token" when the token was refused', schema: { type: 'string' } },
+  'Content-Language': { description: 'the language of the response (translation_language, else the path prefix, else en)',
+    schema: { type: 'string', enum: [...LANGUAGES] } },
+  'X-Content-Type-Options': { description: 'always nosniff', schema: { type: 'string', enum: ['nosniff'] } },
+  'WWW-Authenticate': { description: 'Bearer error="invalid_token" when the Authorization header was refused; Bearer realm="calendar" '
+    + 'when a write needs credentials', schema: { type: 'string' } },
   'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
 } as const satisfies Record<string, { description: string; schema: OpenApiSchema }>;

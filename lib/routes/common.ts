@@ -3,6 +3,7 @@ import { ParamError } from '../http/errors.js';
 import { LANGUAGES, type ParamSpec, type Schema } from './types.js';
 import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import type { RequestContext } from '../http/context.js';
+import { anyCaseEnum, queryList, text } from './schemas.js';
 
 type Parse = ParamSpec['parse'];
 
@@ -19,13 +20,13 @@ export function param(
 
 /** Path ids are digits (the route guarantees it); 0 or an id beyond any counter names no record → 404 later. */
 export const idParam = (what: string): ParamSpec =>
-  param('id', 'path', `the ${what} ID`, { type: 'integer', minimum: 1 }, (v) => {
+  param('id', 'path', `the ${what} ID`, { type: 'integer', minimum: 0 }, (v) => {
     const n = Number(v);
     return Number.isSafeInteger(n) ? n : 0;
   }, { required: true });
 
 export const slugParam = (what: string): ParamSpec =>
-  param('slug', 'path', `the ${what} slug`, { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.other), {
+  param('slug', 'path', `the ${what} slug`, text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other), {
     required: true,
   });
 
@@ -55,14 +56,14 @@ export const perPage: ParamSpec = param(
 );
 
 export const search = (fields: string): ParamSpec =>
-  param('search', 'query', `words to look for in ${fields}`, { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.other));
+  param('search', 'query', `words to look for in ${fields}`, text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other));
 
 export const passwordRead: ParamSpec = param('password', 'query', 'the password of a password-protected record',
-  { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.other));
+  text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other));
 
 export const contextParam: ParamSpec = param('context', 'query',
-  'view (default) or edit: edit shows password-protected content to callers who may edit the record',
-  { type: 'string', enum: ['view', 'edit'] }, parseEnum(['view', 'edit'] as const));
+  'view (default) or edit, in any letter case: edit shows password-protected content to callers who may edit the record',
+  anyCaseEnum(['view', 'edit']), parseEnum(['view', 'edit'] as const));
 
 export const forceParam: ParamSpec = param('force', 'query', 'delete permanently instead of moving to the trash (editors only)',
   { type: 'boolean', default: false }, parseBoolean);
@@ -75,8 +76,9 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 
 /** A status list filter: anonymous callers and subscribers may only ask for `publish` (reference §11.2). */
 export const statusFilter = (what: string): ParamSpec =>
-  param('status', 'query', `the ${what} statuses to include (publish, future, draft, pending, private, trash)`,
-    { type: 'array', items: { type: 'string', enum: POST_STATUSES } },
+  param('status', 'query', `the ${what} statuses to include (publish, future, draft, pending, private, trash; any letter case); `
+    + 'anonymous callers and subscribers may ask only for publish',
+    queryList(anyCaseEnum(POST_STATUSES)),
     (v, ctx: RequestContext) => {
       const list = (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v])
         .map((s) => (typeof s === 'string' ? s.trim().toLowerCase() : s));
@@ -92,4 +94,4 @@ export const statusFilter = (what: string): ParamSpec =>
     });
 
 export const statusWrite = (what: string): ParamSpec =>
-  param('status', 'body', `the ${what} status`, { type: 'string', enum: POST_STATUSES }, parseEnum(POST_STATUSES));
+  param('status', 'body', `the ${what} status (any letter case)`, anyCaseEnum(POST_STATUSES), parseEnum(POST_STATUSES));

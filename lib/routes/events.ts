@@ -6,17 +6,18 @@ import {
   statusWrite, translationLanguage,
 } from './common.js';
 import { MAX_LIST, parseBoolean, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
-import type { OperationSpec, ParamSpec, RouteSpec } from './types.js';
+import type { OperationSpec, ParamSpec, RouteSpec, Schema } from './types.js';
+import { dateInput, NOT_BLANK, queryList, text, urlOrEmpty } from './schemas.js';
 import { normalizeTimezone } from '../time/zones.js';
 import { parseInstant } from '../time/parse.js';
 
 const dateFilter = (name: string, description: string): ParamSpec =>
   param(name, 'query', `${description} (a date, date and time, Unix timestamp or phrase such as "tomorrow")`,
-    { type: 'string' }, validateFilterDate);
+    dateInput(), validateFilterDate);
 
 /** ids or slugs of terms; resolved to ids by the pipeline. */
 const termFilter = (name: 'categories' | 'tags', kind: 'category' | 'tag'): ParamSpec => ({
-  ...param(name, 'query', `${kind} ids or slugs; events in any of them`, { type: 'array', items: { type: 'string' } },
+  ...param(name, 'query', `${kind} ids or slugs; events in any of them`, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
     (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))),
   refs: kind,
 });
@@ -34,19 +35,19 @@ const listParams: ParamSpec[] = [
   search('title, description and excerpt'),
   termFilter('categories', 'category'),
   termFilter('tags', 'tag'),
-  { ...param('venue', 'query', 'venue ids; events at any of them', { type: 'array', items: { type: 'integer' } }, parseIdList), refs: 'venue' },
-  { ...param('organizer', 'query', 'organizer ids; events by any of them', { type: 'array', items: { type: 'integer' } }, parseIdList),
+  { ...param('venue', 'query', 'venue ids; events at any of them', queryList({ type: 'integer', minimum: 1 }), parseIdList), refs: 'venue' },
+  { ...param('organizer', 'query', 'organizer ids; events by any of them', queryList({ type: 'integer', minimum: 1 }), parseIdList),
     refs: 'organizer' },
   boolParam('featured', 'true: only featured events; false: only events that are not featured', 'query'),
   statusFilter('event'),
   boolParam('geoloc', 'accepted for compatibility; has no effect', 'query'),
   param('geoloc_lat', 'query', 'accepted for compatibility; has no effect', { type: 'number' }, parseNumber),
   param('geoloc_lng', 'query', 'accepted for compatibility; has no effect', { type: 'number' }, parseNumber),
-  param('include', 'query', 'only these event ids (the date window is ignored)', { type: 'array', items: { type: 'integer' } },
+  param('include', 'query', 'only these event ids (the date window is ignored)', queryList({ type: 'integer', minimum: 1 }),
     parseIdList),
-  { ...param('post_parent', 'query', 'events whose parent is this event', { type: 'integer' }, (v) => parsePositiveInt(v)),
+  { ...param('post_parent', 'query', 'events whose parent is this event', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
     refs: 'event' },
-  param('ticketed', 'query', 'false is accepted; true needs ticketing, which this service does not have', { type: 'boolean' },
+  param('ticketed', 'query', 'false is accepted; true is refused (400): this service has no ticketing', { type: 'boolean' },
     (v) => {
       if (parseBoolean(v)) throw new ParamError('ticketing is not available on this service');
       return false;
@@ -126,9 +127,53 @@ function parseImage(v: unknown): string {
   return parseUrl(v, { allowEmpty: true });
 }
 
+/** parseCost: a string or number, or a list of them; "", [] and null clear the cost. */
+const COST_INPUT: Schema = {
+  anyOf: [
+    { type: 'string', maxLength: TEXT_LIMITS.other, nullable: true },
+    { type: 'number' },
+    { type: 'array', items: { anyOf: [{ type: 'string', maxLength: TEXT_LIMITS.other }, { type: 'number' }] } },
+  ],
+};
+
+/** parseTermsInput: ids, slugs or names, as a list, a comma-separated string or one id; empty or null clears. */
+const termsInput = (kind: string): Schema => ({
+  anyOf: [
+    { type: 'array', maxItems: MAX_LIST, items: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', maxLength: TEXT_LIMITS.name }] } },
+    { type: 'string', nullable: true, description: `comma-separated ${kind} ids, slugs or names (at most ${MAX_LIST})` },
+    { type: 'integer', minimum: 1 },
+  ],
+});
+
+/** A venue or organizer given inline: the fields of its own create body, or {"id": N}. */
+const linkedObject = (kind: string): Schema =>
+  ({ type: 'object', additionalProperties: true, description: `{"id": N}, or a ${kind} object with the fields of POST /${kind}s` });
+
+/** parseVenueInput: 0/""/"0"/[]/null clear; an id (number or digits), {id}, an object, or a one-element list of those. */
+const VENUE_INPUT: Schema = {
+  anyOf: [
+    { type: 'integer', minimum: 0, nullable: true },
+    { type: 'string', pattern: '^\\s*\\d*\\s*$' },
+    linkedObject('venue'),
+    { type: 'array', maxItems: 1, items: { anyOf: [{ type: 'integer', minimum: 0, nullable: true }, { type: 'string', pattern: '^\\s*\\d*\\s*$' },
+      linkedObject('venue')] } },
+  ],
+};
+
+/** parseOrganizerInput: a list (at most MAX_LIST) of ids, digit strings or objects; one of them; comma-separated ids; 0/""/null clear. */
+const ORGANIZER_INPUT: Schema = {
+  anyOf: [
+    { type: 'array', maxItems: MAX_LIST, items: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', pattern: '^\\d+$' },
+      linkedObject('organizer')] } },
+    { type: 'integer', minimum: 0, nullable: true },
+    { type: 'string', pattern: '^[\\s\\d,]*$', description: 'comma-separated organizer ids' },
+    linkedObject('organizer'),
+  ],
+};
+
 const writeDate = (name: string, description: string): ParamSpec =>
   param(name, 'body', `${description} (YYYY-MM-DD HH:MM:SS in the event time zone, ISO 8601, Unix timestamp or a phrase)`,
-    { type: 'string' }, (v) => {
+    dateInput(), (v) => {
       parseInstant(v, 'UTC'); // format check only; the handler reads the value in the event's time zone
       return v;
     });
@@ -137,45 +182,45 @@ const writeDate = (name: string, description: string): ParamSpec =>
 function writeParams(create: boolean): ParamSpec[] {
   const req = { required: create };
   return [
-    param('title', 'body', 'the event title', { type: 'string', maxLength: TEXT_LIMITS.title },
+    param('title', 'body', 'the event title', text(TEXT_LIMITS.title),
       (v) => parseString(v, TEXT_LIMITS.title).trim(), req),
-    param('description', 'body', 'the event description (HTML, sanitised)', { type: 'string', maxLength: TEXT_LIMITS.description },
+    param('description', 'body', 'the event description (HTML, sanitised)', text(TEXT_LIMITS.description),
       (v) => parseString(v, TEXT_LIMITS.description)),
-    param('excerpt', 'body', 'the event excerpt (HTML, sanitised)', { type: 'string', maxLength: TEXT_LIMITS.excerpt },
+    param('excerpt', 'body', 'the event excerpt (HTML, sanitised)', text(TEXT_LIMITS.excerpt),
       (v) => parseString(v, TEXT_LIMITS.excerpt)),
-    param('slug', 'body', 'the event slug (made unique with -2, -3…)', { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.name)),
+    param('slug', 'body', 'the event slug (made unique with -2, -3…)', text(TEXT_LIMITS.name), (v) => parseString(v, TEXT_LIMITS.name)),
     statusWrite('event'),
-    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer' },
+    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer', minimum: 1 },
       (v) => parsePositiveInt(v)), refs: 'user' },
     writeDate('date', 'the publication date'),
     writeDate('date_utc', 'the publication date in UTC'),
     { ...writeDate('start_date', 'the event start'), ...req },
     { ...writeDate('end_date', 'the event end'), ...req },
-    param('timezone', 'body', 'an IANA time zone name, UTC or UTC±H[:MM]; default: the site time zone', { type: 'string' },
+    param('timezone', 'body', 'an IANA time zone name, UTC or UTC±H[:MM]; default: the site time zone',
+      { type: 'string', minLength: 1, pattern: NOT_BLANK },
       normalizeTimezone),
     boolParam('all_day', 'whether the event lasts whole days (times snap to 00:00:00–23:59:59)'),
-    param('image', 'body', 'an absolute image URL, or "" to remove the image', { type: 'string', format: 'uri' }, parseImage),
-    param('cost', 'body', 'the event cost, e.g. "15€" or ["0$", "20$"]; "" clears it',
-      { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, parseCost),
-    param('website', 'body', 'the event website (absolute URL), or "" to clear it', { type: 'string', format: 'uri' },
+    param('image', 'body', 'an absolute http(s) image URL, or "" to remove the image', urlOrEmpty(), parseImage),
+    param('cost', 'body', 'the event cost, e.g. "15€" or ["0$", "20$"]; "", [] or null clears it', COST_INPUT, parseCost),
+    param('website', 'body', 'the event website (absolute http(s) URL), or "" to clear it', urlOrEmpty(),
       (v) => parseUrl(v, { allowEmpty: true })),
     boolParam('show_map', 'whether to show a map of the venue'),
     boolParam('show_map_link', 'whether to show a link to a map of the venue'),
     boolParam('hide_from_listings', 'true keeps the event out of every list'),
     boolParam('sticky', 'whether the event sticks to the top of month views'),
     boolParam('featured', 'whether the event is featured'),
-    param('categories', 'body', 'category ids, slugs or names; [] removes all',
-      { oneOf: [{ type: 'string' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }] }, parseTermsInput),
-    param('tags', 'body', 'tag ids, slugs or names; [] removes all',
-      { oneOf: [{ type: 'string' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'string' }] } }] }, parseTermsInput),
-    { ...param('venue', 'body', 'a venue id, {"id": N}, or a venue object to create; 0 or null removes the venue',
-      { oneOf: [{ type: 'integer' }, { type: 'object' }] }, parseVenueInput),
+    param('categories', 'body', 'category ids, slugs or names (unknown names create categories; at most 20 per event), as a list or '
+      + 'comma-separated; [], "" or null removes all', termsInput('category'), parseTermsInput),
+    param('tags', 'body', 'tag ids, slugs or names (unknown names create tags; at most 20 per event), as a list or comma-separated; '
+      + '[], "" or null removes all', termsInput('tag'), parseTermsInput),
+    { ...param('venue', 'body', 'a venue id, {"id": N}, a one-element list of either, or a venue object to create (as the body of '
+      + 'POST /venues); 0, "", [] or null removes the venue', VENUE_INPUT, parseVenueInput),
     refs: 'venue', refIds: (v) => linkedIds([v]) },
-    { ...param('organizer', 'body', 'organizer ids, {"id": N} objects or organizer objects to create; [] removes all',
-      { oneOf: [{ type: 'integer' }, { type: 'array', items: { oneOf: [{ type: 'integer' }, { type: 'object' }] } }] },
-      parseOrganizerInput),
+    { ...param('organizer', 'body', 'organizer ids, {"id": N} objects or organizer objects to create (as the body of POST '
+      + '/organizers; at most 10 per event), as a list, one of them, or comma-separated ids; [], 0, "" or null removes all',
+    ORGANIZER_INPUT, parseOrganizerInput),
     refs: 'organizer', refIds: (v) => linkedIds(v as unknown[]) },
-    param('password', 'body', 'a password that readers must send to see the event; "" removes it', { type: 'string' },
+    param('password', 'body', 'a password that readers must send to see the event; "" removes it', text(200, { allowEmpty: true }),
       (v) => parseString(v, 200, { allowEmpty: true })),
     translationLanguage,
   ];

@@ -6,13 +6,14 @@ import {
 import { parsePositiveInt, parseString, parseTruthy, parseUrl, TEXT_LIMITS } from './parsers.js';
 import { ParamError } from '../http/errors.js';
 import type { Group, OperationSpec, ParamSpec, RouteSpec } from './types.js';
+import { dateInput, text as textSchema, urlOrEmpty } from './schemas.js';
 
 type Kind = 'venue' | 'organizer';
 
 const text = (name: string, description: string, max: number = TEXT_LIMITS.other): ParamSpec =>
-  param(name, 'body', description, { type: 'string', maxLength: max }, (v) => parseString(v, max, { allowEmpty: true }));
+  param(name, 'body', description, textSchema(max, { allowEmpty: true }), (v) => parseString(v, max, { allowEmpty: true }));
 
-const imageParam = param('image', 'body', 'an absolute image URL, or "" to remove the image', { type: 'string', format: 'uri' },
+const imageParam = param('image', 'body', 'an absolute http(s) image URL, or "" to remove the image', urlOrEmpty(),
   (v) => {
     if (typeof v === 'number' || (typeof v === 'string' && /^\s*\d+\s*$/.test(v))) {
       throw new ParamError('must be an absolute image URL (attachment ids are not accepted), or "" to remove it');
@@ -25,33 +26,36 @@ const FIELDS: Record<Kind, ParamSpec[]> = {
     text('address', 'street address'), text('city', 'city'), text('country', 'country'), text('province', 'province'),
     text('state', 'state'), text('zip', 'postal code'), text('phone', 'phone number'),
     text('stateprovince', 'state or province (derived from state/province when not given)'),
-    param('website', 'body', 'website (absolute URL), or ""', { type: 'string', format: 'uri' }, (v) => parseUrl(v, { allowEmpty: true })),
+    param('website', 'body', 'website (absolute http(s) URL), or "" to clear it', urlOrEmpty(), (v) => parseUrl(v, { allowEmpty: true })),
     boolParam('show_map', 'whether to show a map (default true)'),
     boolParam('show_map_link', 'whether to show a map link (default true)'),
   ],
   organizer: [
     text('phone', 'phone number'),
-    param('website', 'body', 'website (absolute URL), or ""', { type: 'string', format: 'uri' }, (v) => parseUrl(v, { allowEmpty: true })),
+    param('website', 'body', 'website (absolute http(s) URL), or "" to clear it', urlOrEmpty(), (v) => parseUrl(v, { allowEmpty: true })),
     text('email', 'e-mail address'),
   ],
 };
 
 function writeParams(kind: Kind, create: boolean): ParamSpec[] {
   return [
-    param(kind, 'body', `the ${kind} name`, { type: 'string', maxLength: TEXT_LIMITS.title },
+    param(kind, 'body', `the ${kind} name`, textSchema(TEXT_LIMITS.title),
       (v) => parseString(v, TEXT_LIMITS.title).trim(), { required: create }),
-    param('description', 'body', `the ${kind} description (HTML, sanitised)`, { type: 'string', maxLength: TEXT_LIMITS.description },
+    param('description', 'body', `the ${kind} description (HTML, sanitised)`, textSchema(TEXT_LIMITS.description, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.description, { allowEmpty: true })),
-    param('excerpt', 'body', `the ${kind} excerpt (HTML, sanitised)`, { type: 'string', maxLength: TEXT_LIMITS.excerpt },
+    param('excerpt', 'body', `the ${kind} excerpt (HTML, sanitised)`, textSchema(TEXT_LIMITS.excerpt, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.excerpt, { allowEmpty: true })),
     statusWrite(kind),
-    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer' },
+    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer', minimum: 1 },
       (v) => parsePositiveInt(v)), refs: 'user' },
-    param('date', 'body', 'the publication date', { type: 'string' }, (v) => parseString(v)),
-    param('date_utc', 'body', 'the publication date in UTC', { type: 'string' }, (v) => parseString(v)),
+    param('date', 'body', 'the publication date (YYYY-MM-DD HH:MM:SS in the site time zone, ISO 8601, Unix timestamp or a phrase)',
+      dateInput(), (v) => parseString(v)),
+    param('date_utc', 'body', 'the publication date in UTC (YYYY-MM-DD HH:MM:SS, ISO 8601, Unix timestamp or a phrase)', dateInput(),
+      (v) => parseString(v)),
     imageParam,
     ...FIELDS[kind],
-    param('password', 'body', `a password that readers must send to see the ${kind}'s details; "" removes it`, { type: 'string' },
+    param('password', 'body', `a password that readers must send to see the ${kind}'s details; "" removes it`,
+      textSchema(200, { allowEmpty: true }),
       (v) => parseString(v, 200, { allowEmpty: true })),
     translationLanguage,
   ];
@@ -62,10 +66,13 @@ function listParams(kind: Kind): ParamSpec[] {
     : 'name, description, phone, e-mail and website';
   return [
     page, perPage, search(fields),
-    { ...param('event', 'query', `only ${kind}s linked to this event`, { type: 'integer' }, (v) => parsePositiveInt(v)), refs: 'event' },
-    param('has_events', 'query', `true: only ${kind}s linked to a non-draft event; false: only those linked to none`,
+    { ...param('event', 'query', `only ${kind}s linked to this event`, { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
+      refs: 'event' },
+    param('has_events', 'query', `true (1, true, yes, on, y, enable or enabled, any case): only ${kind}s linked to a non-draft event; `
+      + 'any other value: only those linked to none',
       { type: 'string' }, parseTruthy),
-    param('only_with_upcoming', 'query', `true: only ${kind}s with an upcoming event visible to the caller`,
+    param('only_with_upcoming', 'query', `true (1, true, yes, on, y, enable or enabled, any case): only ${kind}s with an upcoming `
+      + 'event visible to the caller; any other value: no such filter',
       { type: 'string', default: 'false' }, parseTruthy),
     statusFilter(kind),
     passwordRead,

@@ -2,11 +2,12 @@
 import { idParam, page, param, perPage, translationLanguage } from './common.js';
 import { parseBoolean, parseEnum, parseList, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import type { OperationSpec, ParamSpec, RouteSpec } from './types.js';
+import { anyCaseEnum, queryList, text } from './schemas.js';
 
 type Taxonomy = 'category' | 'tag';
 
 const termRefs = (name: string, description: string, kind: Taxonomy): ParamSpec => ({
-  ...param(name, 'query', description, { type: 'array', items: { type: 'string' } },
+  ...param(name, 'query', description, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
     (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))),
   refs: kind,
 });
@@ -14,37 +15,41 @@ const termRefs = (name: string, description: string, kind: Taxonomy): ParamSpec 
 function listParams(kind: Taxonomy): ParamSpec[] {
   return [
     page, perPage,
-    param('search', 'query', 'text to look for in the name and slug', { type: 'string' }, (v) => parseString(v)),
+    param('search', 'query', 'text to look for in the name and slug', text(TEXT_LIMITS.other), (v) => parseString(v)),
     termRefs('include', 'only these terms (ids or slugs)', kind),
     termRefs('exclude', 'not these terms (ids or slugs)', kind),
-    param('order', 'query', 'asc or desc', { type: 'string', enum: ['asc', 'desc'], default: 'asc' }, parseEnum(['asc', 'desc'] as const)),
-    param('orderby', 'query', 'id, name, slug, count, include or description', { type: 'string', default: 'name' },
+    param('order', 'query', 'asc or desc (any letter case)', anyCaseEnum(['asc', 'desc'], { default: 'asc' }),
+      parseEnum(['asc', 'desc'] as const)),
+    param('orderby', 'query', 'id, name, slug, count, include, description or term_group (any letter case)',
+      anyCaseEnum(['id', 'name', 'slug', 'count', 'include', 'description', 'term_group'], { default: 'name' }),
       parseEnum(['id', 'name', 'slug', 'count', 'include', 'description', 'term_group'] as const)),
     param('hide_empty', 'query', 'omit terms with no published events', { type: 'boolean', default: true }, parseBoolean),
     ...(kind === 'category'
-      ? [{ ...param('parent', 'query', 'children of this category', { type: 'integer' }, (v: unknown) => parsePositiveInt(v)),
+      ? [{ ...param('parent', 'query', 'children of this category', { type: 'integer', minimum: 1 }, (v: unknown) => parsePositiveInt(v)),
         refs: 'category' as const }]
       : []),
-    { ...param('post', 'query', 'terms of this event', { type: 'integer' }, (v) => parsePositiveInt(v)), refs: 'event' },
-    { ...param('event', 'query', 'terms of this event (wins over post)', { type: 'integer' }, (v) => parsePositiveInt(v)), refs: 'event' },
-    param('slug', 'query', 'the exact slug', { type: 'string' }, (v) => parseString(v)),
+    { ...param('post', 'query', 'terms of this event', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)), refs: 'event' },
+    { ...param('event', 'query', 'terms of this event (wins over post)', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
+      refs: 'event' },
+    param('slug', 'query', 'the exact slug', text(TEXT_LIMITS.other), (v) => parseString(v)),
     translationLanguage,
   ];
 }
 
 function writeParams(kind: Taxonomy, create: boolean): ParamSpec[] {
   return [
-    param('name', 'body', `the ${kind} name`, { type: 'string', maxLength: TEXT_LIMITS.name },
+    param('name', 'body', `the ${kind} name`, text(TEXT_LIMITS.name),
       (v) => parseString(v, TEXT_LIMITS.name).trim(), { required: create }),
-    param('description', 'body', `the ${kind} description (HTML, sanitised)`, { type: 'string', maxLength: TEXT_LIMITS.description },
+    param('description', 'body', `the ${kind} description (HTML, sanitised)`, text(TEXT_LIMITS.description),
       (v) => parseString(v, TEXT_LIMITS.description)),
-    param('slug', 'body', `the ${kind} slug (made unique with -2, -3…)`, { type: 'string' }, (v) => parseString(v, TEXT_LIMITS.name)),
+    param('slug', 'body', `the ${kind} slug (made unique with -2, -3…)`, text(TEXT_LIMITS.name), (v) => parseString(v, TEXT_LIMITS.name)),
     ...(kind === 'category'
       ? [{ ...param('parent', 'body', 'the parent category id; 0 or null moves the category to the top level',
         { type: 'integer', minimum: 0, nullable: true },
         (v: unknown) => (v === null || v === 0 || v === '0' ? 0 : parsePositiveInt(v))),
         refs: 'category' as const, refIds: (v: unknown) => (v === 0 ? [] : [v as number]) }]
-      : [param('parent', 'body', 'tags are not hierarchical: sending parent is an error', { type: 'integer' }, (v) => v)]),
+      : [param('parent', 'body', 'tags are not hierarchical: any value but null is refused (400 rest_taxonomy_not_hierarchical)',
+        { type: 'integer', nullable: true }, (v) => v)]),
     translationLanguage,
   ];
 }
@@ -66,9 +71,9 @@ function routes(kind: Taxonomy, plural: 'categories' | 'tags'): RouteSpec[] {
       ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({
         id: `${plural}.update${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
         summary: `Updates a ${kind} (only the fields sent change)`, capability, success: 200,
-        errors: [400, 401, 403, 404, 413], response: title, params: [id, ...writeParams(kind, false)] })),
+        errors: [400, 401, 403, 404, 412, 413], response: title, params: [id, ...writeParams(kind, false)] })),
       { id: `${plural}.delete`, method: 'DELETE', summary: `Deletes a ${kind} permanently and unlinks it from its events`,
-        capability, success: 200, errors: [400, 401, 403, 404], response: title, params: [id, translationLanguage] },
+        capability, success: 200, errors: [400, 401, 403, 404, 412], response: title, params: [id, translationLanguage] },
     ] },
   ];
 }

@@ -7,18 +7,27 @@ import type { RequestContext } from '../http/context.js';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Group = 'root' | 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
 
-/** A JSON-schema fragment, as it appears in the namespace index and the OpenAPI document. */
+/**
+ * A JSON-schema fragment (OpenAPI 3.0 dialect), as it appears in the namespace index and the OpenAPI document. It
+ * describes what the parameter's parser accepts on the wire, no stricter. `type: 'boolean'` keeps its WordPress
+ * meaning (true/false, 1/0, yes/no, on/off in any case; contract §2): the OpenAPI document spells that out
+ * (lib/openapi/inputs.ts), the namespace index shows it as WordPress does.
+ */
 export type Schema = {
   type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
   format?: string;
   enum?: readonly unknown[];
   items?: Schema;
   oneOf?: Schema[];
+  anyOf?: Schema[];
   properties?: Record<string, Schema>;
   additionalProperties?: boolean | Schema;
   minimum?: number;
   maximum?: number;
+  minLength?: number;
   maxLength?: number;
+  pattern?: string;
+  maxItems?: number;
   default?: unknown;
   description?: string;
   $ref?: string;
@@ -58,7 +67,10 @@ export type Capability =
   | 'manage_tags'; // editor
 
 export interface OperationSpec {
-  /** Unique id, also the OpenAPI operationId, e.g. "events.list". */
+  /**
+   * Unique internal id, e.g. "events.list": the key of the handler tables and of the CDK routes. The OpenAPI
+   * operationId is derived from it (lib/openapi/operation-ids.ts: "events.list" → "listEvents").
+   */
   id: string;
   method: Method;
   summary: string;
@@ -66,7 +78,10 @@ export interface OperationSpec {
   capability: Capability;
   /** Success status. */
   success: 200 | 201;
-  /** Documented error statuses (the OpenAPI document lists them). */
+  /**
+   * The error statuses of this operation's own checks and handler (403, 404, 410, 412…). The OpenAPI document adds
+   * those the request pipeline can answer on any operation (400, 401, 413/415 with a body, 500, 503).
+   */
   errors: number[];
   /** Component schema name of the success body, e.g. "Event" or "EventList". */
   response: string;

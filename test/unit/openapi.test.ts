@@ -1,8 +1,11 @@
 /** The OpenAPI document (GET {api}/doc) and the namespace index (GET {api}), both generated from ROUTES. */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv } from 'ajv';
+import { TEXT_LIMITS } from '../../lib/routes/parsers.js';
 import { allowedMethods } from '../../lib/routes/match.js';
 import { ROUTES, type OperationSpec, type RouteSpec } from '../../lib/routes/index.js';
-import { buildOpenApiDocument, buildServers } from '../../lib/openapi/document.js';
+import { buildOpenApiDocument, buildServers, paramSchema } from '../../lib/openapi/document.js';
+import { operationId } from '../../lib/openapi/operation-ids.js';
 import { buildNamespaceIndex, routeKey, type NamespaceIndex } from '../../lib/openapi/namespace-index.js';
 import { COMPONENT_SCHEMAS, responseSchemaName, type OpenApiSchema } from '../../lib/openapi/schemas.js';
 import { splitApiUrl } from '../../lib/openapi/urls.js';
@@ -53,8 +56,10 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/tags/{id}'].description).toMatch(/Allow: GET, POST, PUT, PATCH, DELETE, OPTIONS/);
   });
 
-  it('has the top-level keys in order, OpenAPI 3.0.3 and the API info', () => {
-    expect(Object.keys(doc)).toEqual(['openapi', 'info', 'servers', 'components', 'paths']);
+  it('has the top-level keys in order, OpenAPI 3.0.3 and the API info with a contact and a license', () => {
+    expect(Object.keys(doc)).toEqual(['openapi', 'info', 'servers', 'tags', 'components', 'paths']);
+    expect(doc.info.contact).toEqual({ name: expect.stringMatching(/\S/) });
+    expect(doc.info.license).toEqual({ name: 'MIT', url: expect.stringMatching(/^https:\/\//) });
     expect(doc.openapi).toBe('3.0.3');
     expect(doc.info.title).toBe('Calendar Events API');
     expect(doc.info.version).toBe('1.0.0');
@@ -69,22 +74,31 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/events/{id}']).toBeDefined();
   });
 
-  it('has one operation per OperationSpec with its id, summary and group tag', () => {
+  it('has one operation per OperationSpec with a declared group tag, its summary and a unique operationId without dots', () => {
     const methods = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options', 'trace'];
+    const declared = new Map((doc.tags as Json[]).map((t) => [t.name, t.description]));
+    expect([...declared.keys()]).toEqual([...new Set(ROUTES.map((r) => r.group))]);
+    for (const description of declared.values()) expect(description).toMatch(/\S{3}/);
     for (const route of ROUTES) {
       const documented = Object.keys(doc.paths[route.path]).filter((k) => methods.includes(k));
       expect(documented.sort()).toEqual(route.operations.map((o) => o.method.toLowerCase()).sort());
       for (const op of route.operations) {
         const o = docOp(route, op);
-        expect(o.operationId).toBe(op.id);
+        expect(o.operationId).toBe(operationId(route, op));
+        expect(o.operationId).toMatch(/^[a-z][A-Za-z0-9]*$/);
         expect(o.summary).toBe(op.summary);
         expect(o.tags).toEqual([route.group]);
+        expect(declared.has(route.group)).toBe(true);
       }
     }
     const ids = allOperations().map(({ route, op }) => docOp(route, op).operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(docOp(ROUTES.find((r) => r.path === '/events')!, ROUTES.find((r) => r.path === '/events')!.operations[1]!).operationId)
-      .toBe('events.create');
+    expect(ids.filter((id) => id.includes('.'))).toEqual([]);
+    const at = (path: string, method: string): string => doc.paths[path][method].operationId;
+    expect([at('/', 'get'), at('/doc', 'get'), at('/events', 'get'), at('/events', 'post'), at('/events/by-slug/{slug}', 'get'),
+      at('/events/{id}', 'put'), at('/tags/{id}', 'patch'), at('/venues/by-slug/{slug}', 'delete'), at('/categories', 'get')])
+      .toEqual(['getNamespaceIndex', 'getOpenApiDocument', 'listEvents', 'createEvent', 'getEventBySlug', 'putEvent', 'patchTag',
+        'deleteVenueBySlug', 'listCategories']);
   });
 
   it('documents every path and query parameter with its place, requirement, description and schema', () => {
@@ -97,8 +111,10 @@ describe('OpenAPI document', () => {
         expect(documented).toBeDefined();
         expect(documented!.required).toBe(p.in === 'path' ? true : p.required === true);
         expect(documented!.description).toBe(p.description);
-        if (p.schema.type) expect(documented!.schema.type).toBe(p.schema.type);
+        expect(documented!.schema).toEqual(wire(paramSchema(p)));
+        if (p.schema.type && p.schema.type !== 'boolean') expect(documented!.schema.type).toBe(p.schema.type);
         if (p.default !== undefined) expect(documented!.schema.default).toEqual(p.default);
+        if (p.in === 'query' && p.schema.type === 'array') expect(documented!.schema.maxItems).toBe(100);
         if (p.in === 'query' && p.schema.type === 'array') expect(documented).toMatchObject({ style: 'form', explode: false });
       }
       // every {capture} of the path is a required path parameter
@@ -136,21 +152,26 @@ describe('OpenAPI document', () => {
     expect([...resolve(doc, create.$ref)!.required].sort()).toEqual(['end_date', 'start_date', 'title']);
   });
 
-  it('puts bearer security on exactly the operations that are not public', () => {
+  it('declares optional credentials (anonymous, Bearer or Basic) on reads and required ones on writes', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+    expect(doc.components.securitySchemes.basicAuth).toMatchObject({ type: 'http', scheme: 'basic' });
     expect(doc.security).toBeUndefined();
-    let secured = 0;
+    let reads = 0;
+    let writes = 0;
     for (const { route, op } of allOperations()) {
       const o = docOp(route, op);
-      if (op.capability === 'public') expect(o.security).toBeUndefined();
-      else {
-        expect(o.security).toEqual([{ bearerAuth: [] }]);
-        secured += 1;
+      if (op.capability === 'public') {
+        expect(o.security).toEqual([{}, { bearerAuth: [] }, { basicAuth: [] }]);
+        expect(op.method).toBe('GET');
+        reads += 1;
+      } else {
+        expect(o.security).toEqual([{ bearerAuth: [] }, { basicAuth: [] }]);
+        // Only the caller's own application passwords are read with credentials required.
+        if (op.method === 'GET') expect(op.id).toBe('appPasswords.list');
+        writes += 1;
       }
     }
-    expect(secured).toBeGreaterThan(0);
-    expect(doc.paths['/events'].get.security).toBeUndefined();
-    expect(doc.paths['/events'].post.security).toEqual([{ bearerAuth: [] }]);
+    expect([reads, writes]).toEqual([15, 40]);
   });
 
   it('documents the success response with the named component and every error status with Error', () => {
@@ -159,9 +180,9 @@ describe('OpenAPI document', () => {
       const success = responses[String(op.success)];
       expect(success.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${responseSchemaName(op.response)}` });
       expect(success.description).toEqual(expect.any(String));
-      for (const status of [...op.errors, 500]) {
-        const error = responses[String(status)];
-        expect(error).toBeDefined();
+      for (const [status, response] of Object.entries<Json>(responses)) {
+        if (Number(status) === op.success) continue;
+        const error = response.$ref ? resolve(doc, response.$ref)! : response;
         expect(error.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
         expect(error.description.length).toBeGreaterThan(10);
       }
@@ -170,11 +191,53 @@ describe('OpenAPI document', () => {
     }
     expect(doc.paths['/events/{id}'].delete.responses['410'].description).toMatch(/trash/);
     expect(doc.paths['/events/{id}'].post.responses['412'].description).toMatch(/ETag/);
-    expect(doc.paths['/events'].post.responses['413'].description).toMatch(/1 MiB/);
+    expect(doc.paths['/events'].post.responses['413'].description).toMatch(/1 MiB.*350 KB/);
     expect(doc.paths['/events'].get.responses['404'].description).toMatch(/past the last page/);
     expect(doc.paths['/venues/{id}'].get.responses['404'].description).toMatch(/rest-venue-not-found/);
-    expect(doc.paths['/events'].post.responses['401'].description).toMatch(/Authentication required/);
-    expect(doc.paths['/events'].get.responses['503']).toBeDefined();
+    expect(resolve(doc, doc.paths['/events'].post.responses['401'].$ref)!.description).toMatch(/Credentials are needed/);
+    expect(resolve(doc, doc.paths['/events'].get.responses['503'].$ref)!.description).toMatch(/Retry-After/);
+    expect(resolve(doc, doc.paths['/events'].post.responses['415'].$ref)!.description).toMatch(/rest_unsupported_media_type/);
+  });
+
+  it('lists exactly the statuses each operation can answer (no 304 yet; 405 belongs to paths)', () => {
+    /** Spelled out from the handlers and the pipeline (lib/http/middleware, lib/*\/operations.ts), not from the generator. */
+    const expected = (route: RouteSpec, op: OperationSpec): number[] => {
+      const trashable = ['events', 'venues', 'organizers'].includes(route.group);
+      const terms = ['categories', 'tags'].includes(route.group);
+      const pipeline = [400, 401, 500, 503]; // parameters, a refused Authorization header, failures, the store or the clock
+      const body = [413, 415]; // any method with a body, DELETE included
+      const verb = op.id.startsWith('appPasswords.') ? `password-${op.id.split('.')[1]}`
+        : route.group === 'root' ? 'root' : op.id.split('.')[1]!.replace(/BySlug$/, '');
+      const own: Record<string, number[]> = {
+        root: [],
+        'password-list': [],
+        'password-create': body,
+        'password-delete': [404, ...body],
+        list: trashable ? [404] : [],
+        get: terms ? [404] : [403, 404],
+        create: [403, ...body],
+        update: [403, 404, 412, ...body],
+        delete: [403, 404, 412, ...(trashable ? [410] : []), ...body],
+      };
+      return [...new Set([op.success, ...pipeline, ...own[verb]!])].sort((a, b) => a - b);
+    };
+    const table = allOperations().map(({ route, op }) =>
+      [`${op.method} ${route.path}`, Object.keys(docOp(route, op).responses).map(Number).sort((a, b) => a - b)]);
+    expect(table).toEqual(allOperations().map(({ route, op }) => [`${op.method} ${route.path}`, expected(route, op)]));
+    const answering = (status: number): string[] =>
+      allOperations().filter(({ route, op }) => docOp(route, op).responses[String(status)]).map(({ route, op }) => `${op.method} ${route.path}`);
+    expect(answering(410)).toEqual(['DELETE /events/{id}', 'DELETE /events/by-slug/{slug}', 'DELETE /venues/{id}',
+      'DELETE /venues/by-slug/{slug}', 'DELETE /organizers/{id}', 'DELETE /organizers/by-slug/{slug}']);
+    expect(answering(304)).toEqual([]);
+    expect(answering(405)).toEqual([]);
+    expect(answering(415)).toEqual(allOperations().filter(({ op }) => op.method !== 'GET').map(({ route, op }) => `${op.method} ${route.path}`));
+    expect(answering(503).length).toBe(allOperations().length);
+    // If-Match is a parameter exactly where 412 can be answered
+    for (const { route, op } of allOperations()) {
+      const o = docOp(route, op);
+      expect([`${op.method} ${route.path}`, (o.parameters ?? []).some((p: Json) => p.in === 'header' && p.name === 'If-Match')])
+        .toEqual([`${op.method} ${route.path}`, '412' in o.responses]);
+    }
   });
 
   it('maps Category and Tag responses to Term and every response name to a component', () => {
@@ -187,21 +250,33 @@ describe('OpenAPI document', () => {
       .toBe('#/components/schemas/Term');
   });
 
-  it('documents list headers, ETag on single GETs, Location on 201 and Content-Language', () => {
-    const headerNames = (r: Json): string[] => Object.keys(r.headers ?? {});
+  it('documents list headers, ETag on single records and writes, Location on 201, and the headers every response has', () => {
+    const headerNames = (r: Json): string[] => Object.keys((r.$ref ? resolve(doc, r.$ref)! : r).headers ?? {});
     expect(headerNames(doc.paths['/events'].get.responses['200'])).toEqual(
       expect.arrayContaining(['X-TEC-Total', 'X-TEC-TotalPages', 'Link', 'Content-Language']));
     expect(headerNames(doc.paths['/tags'].get.responses['200'])).toEqual(expect.arrayContaining(['X-TEC-Total', 'X-TEC-TotalPages']));
     expect(headerNames(doc.paths['/events/{id}'].get.responses['200'])).toContain('ETag');
     expect(headerNames(doc.paths['/events/{id}'].get.responses['200'])).not.toContain('X-TEC-Total');
-    expect(headerNames(doc.paths['/events'].post.responses['201'])).toContain('Location');
+    expect(headerNames(doc.paths['/events'].post.responses['201'])).toEqual(expect.arrayContaining(['Location', 'ETag']));
     expect(headerNames(doc.paths['/events/{id}'].post.responses['200'])).not.toContain('Location');
+    expect(headerNames(doc.paths['/events/{id}'].delete.responses['200'])).toContain('ETag'); // the trashed record
+    expect(headerNames(doc.paths['/tags/{id}'].delete.responses['200'])).not.toContain('ETag'); // terms are gone for good
     expect(doc.paths['/events/{id}'].patch.parameters.some((p: Json) => p.in === 'header' && p.name === 'If-Match')).toBe(true);
     for (const { route, op } of allOperations()) {
-      const headers = docOp(route, op).responses[String(op.success)].headers ?? {};
-      expect('X-TEC-Total' in headers).toBe(/List$/.test(op.response));
-      expect('ETag' in headers).toBe(op.method === 'GET' && route.path.includes('{'));
+      const responses = docOp(route, op).responses as Json;
+      const headers = responses[String(op.success)].headers ?? {};
+      const list = /List$/.test(op.response);
+      expect('X-TEC-Total' in headers).toBe(list);
+      expect('Link' in headers).toBe(list);
+      const record = route.group !== 'root' && !list;
+      expect([op.id, 'ETag' in headers]).toEqual([op.id, record && !(op.method === 'DELETE' && /^(categories|tags)\./.test(op.id))]);
       expect('Location' in headers).toBe(op.success === 201);
+      for (const [status, response] of Object.entries<Json>(responses)) {
+        const names = headerNames(response);
+        expect([op.id, status, names]).toEqual([op.id, status, expect.arrayContaining(['Content-Language', 'X-Content-Type-Options'])]);
+        expect([op.id, status, names.includes('WWW-Authenticate')]).toEqual([op.id, status, status === '401']);
+        expect([op.id, status, names.includes('Retry-After')]).toEqual([op.id, status, status === '503']);
+      }
     }
   });
 
@@ -393,11 +468,13 @@ describe('namespace index', () => {
 
   it('describes the /events arguments with their types, defaults and requirement', () => {
     const [list, create] = index.routes['/calendar/events/v1/events'].endpoints as Json[];
-    expect(list!.args.start_date).toEqual({ type: 'string', description: expect.stringMatching(/start on or after/), required: false });
+    expect(list!.args.start_date).toEqual({ anyOf: [{ type: 'string', minLength: 1, pattern: '\\S' }, { type: 'integer' }],
+      description: expect.stringMatching(/start on or after/), required: false });
     expect(list!.args.per_page).toMatchObject({ type: 'integer', default: 10, required: false });
     expect(list!.args.page).toMatchObject({ type: 'integer', default: 1, required: false });
     expect(list!.args.strict_dates).toMatchObject({ type: 'boolean', default: false });
-    expect(list!.args.status).toMatchObject({ type: 'array', items: { type: 'string', enum: expect.arrayContaining(['publish', 'draft']) } });
+    expect(list!.args.status).toMatchObject({ type: 'array', maxItems: 100,
+      items: { anyOf: [{ type: 'string', enum: expect.arrayContaining(['publish', 'draft']) }, { type: 'string', pattern: expect.any(String) }] } });
     expect(list!.args.translation_language.enum).toEqual(['en', 'de', 'pt-pt']);
     expect(create!.args.title.required).toBe(true);
     expect(create!.args.start_date.required).toBe(true);
@@ -412,8 +489,8 @@ describe('namespace index', () => {
   });
 
   it('keeps only JSON-schema keywords, required and description in args', () => {
-    const allowed = new Set(['type', 'description', 'required', 'default', 'enum', 'items', 'format', 'oneOf', 'properties',
-      'additionalProperties', 'minimum', 'maximum', 'maxLength']);
+    const allowed = new Set(['type', 'description', 'required', 'default', 'enum', 'items', 'format', 'oneOf', 'anyOf', 'properties',
+      'additionalProperties', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'maxItems', 'nullable']);
     let args = 0;
     for (const entry of Object.values<Json>(index.routes)) {
       for (const endpoint of entry.endpoints as Json[]) {
@@ -444,5 +521,153 @@ describe('API URL splitting', () => {
     expect(splitApiUrl('http://localhost:3000/PT-PT/calendar/events/v1')).toMatchObject({ base: 'http://localhost:3000', prefix: 'pt-pt' });
     expect(splitApiUrl('https://x.example.com/fr/calendar/events/v1')).toMatchObject({ base: 'https://x.example.com/fr', prefix: null });
     expect(splitApiUrl('https://x.example.com/elsewhere')).toMatchObject({ base: 'https://x.example.com', recognised: false });
+  });
+});
+
+describe('input schemas: no stricter than the service (contract §2, §10)', () => {
+  const ajv = new Ajv({ strict: false, validateFormats: false });
+  ajv.addSchema({ $id: 'openapi.json', components: { schemas: doc.components.schemas } });
+  const bodySchema = (path: string, method: string): string =>
+    `openapi.json${doc.paths[path][method].requestBody.content['application/json'].schema.$ref}`;
+  const bodyValid = (path: string, method: string, body: unknown): boolean => {
+    const ok = ajv.validate(bodySchema(path, method), body);
+    if (!ok && process.env.DEBUG_OPENAPI) console.error(JSON.stringify(ajv.errors));
+    return ok;
+  };
+  const queryParam = (path: string, method: string, name: string): Json =>
+    (doc.paths[path][method].parameters as Json[]).find((p) => p.name === name)!;
+  const valid = (schema: Json, value: unknown): boolean => ajv.validate(schema, value);
+  /** A query string value as a server deserialises it per the parameter's schema (style form, explode false). */
+  const coercing = new Ajv({ strict: false, validateFormats: false, coerceTypes: true });
+  const queryValid = (param: Json, value: unknown): boolean => {
+    const data = { v: param.schema.type === 'array' && typeof value === 'string' ? value.split(',') : structuredClone(value) };
+    return coercing.validate({ type: 'object', properties: { v: param.schema } }, data);
+  };
+
+  it('accepts every boolean spelling parseBoolean accepts, in the query and in bodies', () => {
+    const accepted = [true, false, 1, 0, '1', '0', 'true', 'FALSE', 'yes', 'No', 'on', 'OFF', ' yes '];
+    const refused = ['maybe', 2, '', 'y', null, []];
+    const featured = queryParam('/events', 'get', 'featured').schema;
+    const allDay = resolve(doc, doc.paths['/events'].post.requestBody.content['application/json'].schema.$ref)!.properties.all_day;
+    for (const schema of [featured, allDay, queryParam('/events/{id}', 'delete', 'force').schema]) {
+      for (const v of accepted) expect([v, valid(schema, v)]).toEqual([v, true]);
+      for (const v of refused) expect([v, valid(schema, v)]).toEqual([v, false]);
+    }
+    for (const v of accepted) expect(() => (ROUTES[2]!.operations[0]!.params.find((p) => p.name === 'featured')!.parse(v, {} as never))).not.toThrow();
+  });
+
+  it('takes null venues, "" to clear, Unix timestamps, comma-separated lists and loose booleans in event bodies', () => {
+    expect(bodyValid('/events/{id}', 'patch', { venue: null, image: '', start_date: 1767225600 })).toBe(true);
+    expect(bodyValid('/events/by-slug/{slug}', 'post', { venue: null, image: '', start_date: 1767225600 })).toBe(true);
+    expect(bodyValid('/events', 'post', {
+      title: 'Jazz', start_date: 1767225600, end_date: '2026-01-01 23:00', timezone: 'Europe/Rome', all_day: 'yes', featured: 1,
+      venue: 0, organizer: '3,4', categories: 'Concerts,jazz', tags: [], cost: null, website: '', image: '', status: 'Publish',
+      author: '7',
+    })).toBe(true);
+    for (const venue of [null, 0, '', '0', 12, '12', [12], [], { id: 12 }, { venue: 'Hall', city: 'Rome' }]) {
+      expect([venue, bodyValid('/events/{id}', 'post', { venue })]).toEqual([venue, true]);
+    }
+    for (const organizer of [null, 0, '', '1,2', [1, '2', { id: 3 }, { organizer: 'Club' }], 4, { organizer: 'Club' }]) {
+      expect([organizer, bodyValid('/events/{id}', 'post', { organizer })]).toEqual([organizer, true]);
+    }
+    for (const value of [null, '', 'a,b', [], [1, 'jazz'], 5]) {
+      expect([value, bodyValid('/events/{id}', 'post', { categories: value, tags: value })]).toEqual([value, true]);
+    }
+    for (const date of ['2026-01-01', '2026-01-01 20:00:00', '2026-01-01T20:00:00+02:00', 'tomorrow 9am', '1767225600', 1767225600]) {
+      expect([date, bodyValid('/events/{id}', 'post', { start_date: date, date_utc: date })]).toEqual([date, true]);
+      expect([date, bodyValid('/venues/{id}', 'post', { date: date })]).toEqual([date, true]);
+      expect([date, queryValid(queryParam('/events', 'get', 'start_date'), String(date))]).toEqual([date, true]);
+    }
+    expect(bodyValid('/venues/{id}', 'patch', { website: '', image: '', show_map: 'off' })).toBe(true);
+    expect(bodyValid('/categories/{id}', 'post', { parent: null })).toBe(true);
+    expect(bodyValid('/categories/{id}', 'post', { parent: '0' })).toBe(true);
+    // and still says what is refused
+    expect(bodyValid('/events/{id}', 'post', { image: 42 })).toBe(false);
+    expect(bodyValid('/events/{id}', 'post', { image: 'ftp://example.org/a.png' })).toBe(false);
+    expect(bodyValid('/events/{id}', 'post', { start_date: 1.5 })).toBe(false);
+    expect(bodyValid('/events/{id}', 'post', { venue: [1, 2] })).toBe(false);
+    expect(bodyValid('/events/{id}', 'post', { organizer: Array.from({ length: 101 }, (_, i) => i + 1) })).toBe(false);
+    expect(bodyValid('/events/{id}', 'post', { status: 'published' })).toBe(false);
+    expect(bodyValid('/events', 'post', { title: 'No dates' })).toBe(false);
+  });
+
+  it('documents the real text bounds', () => {
+    const cases: [string, string, string, number][] = [
+      ['/events', 'post', 'title', TEXT_LIMITS.title],
+      ['/events', 'post', 'description', TEXT_LIMITS.description],
+      ['/events', 'post', 'excerpt', TEXT_LIMITS.excerpt],
+      ['/events', 'post', 'slug', TEXT_LIMITS.name],
+      ['/venues', 'post', 'venue', TEXT_LIMITS.title],
+      ['/venues', 'post', 'city', TEXT_LIMITS.other],
+      ['/organizers', 'post', 'organizer', TEXT_LIMITS.title],
+      ['/organizers', 'post', 'email', TEXT_LIMITS.other],
+      ['/categories', 'post', 'name', TEXT_LIMITS.name],
+      ['/tags', 'post', 'slug', TEXT_LIMITS.name],
+      ['/tags', 'post', 'description', TEXT_LIMITS.description],
+    ];
+    for (const [path, method, field, max] of cases) {
+      const props = resolve(doc, bodySchema(path, method).replace('openapi.json', ''))!.properties;
+      expect([path, field, props[field].maxLength]).toEqual([path, field, max]);
+      // code points, as the service counts them: an astral character is one
+      expect([path, field, valid(props[field], '😀'.repeat(max))]).toEqual([path, field, true]);
+      expect([path, field, valid(props[field], 'a'.repeat(max + 1))]).toEqual([path, field, false]);
+    }
+    expect(queryParam('/events', 'get', 'search').schema.maxLength).toBe(TEXT_LIMITS.other);
+  });
+
+  /**
+   * Every value a parameter's parser accepts must validate against the document (query values deserialised as a
+   * server would). What the document deliberately does not promise, though a parser lets it through:
+   * - a JSON number for a text field (parseString turns it into text),
+   * - any non-null `parent` of a tag (the handler refuses it with 400 rest_taxonomy_not_hierarchical),
+   * - a non-integer number as a venue's or organizer's date (the handler refuses it with 400),
+   * - empty entries in a comma-separated list of ids ("1,,2": the parser skips them).
+   */
+  it('accepts every value the parsers accept', () => {
+    const strings = ['', ' ', '0', '1', '12', ' 12 ', '-3', 'yes', 'No', 'x', 'publish', 'PUBLISH', 'Draft,publish', 'view', 'Edit',
+      'asc', 'DESC', 'name', 'term_group', 'en', 'de', 'pt-pt', 'EN', '2026-01-01', '2026-01-01 10:00', 'tomorrow 9am', '1767225600',
+      'http://example.org', 'HTTPS://example.org/a.jpg', 'ftp://x', 'Europe/Berlin', 'UTC+2', 'a,b', '1,2', '1,,2', 'a'.repeat(201)];
+    const json = [...strings, true, false, 0, 1, 2, -1, 1.5, 1767225600, null, [], [1], [1, 2], ['a'], ['1', '2'], [''], [1, 'a'],
+      {}, { id: 3 }, { venue: 'Hall' }, { organizer: 'Org' }, Array.from({ length: 101 }, (_, i) => i + 1)];
+    const ctx = { caller: { sub: 'e', role: 'editor' }, lang: 'en' } as never;
+    const failures: string[] = [];
+    let checked = 0;
+    for (const { route, op } of allOperations()) {
+      const o = docOp(route, op);
+      const body = o.requestBody ? resolve(doc, o.requestBody.content['application/json'].schema.$ref)! : null;
+      for (const p of op.params) {
+        const accepted = (v: unknown): boolean => {
+          try {
+            p.parse(structuredClone(v), ctx);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        if (p.in === 'body') {
+          const schema = body!.properties[p.name];
+          for (const v of json) {
+            if (!accepted(v)) continue;
+            if (typeof v === 'number' && !valid(schema, 1) && !valid(schema, 1.5)) continue; // numbers as text
+            if (route.group === 'tags' && p.name === 'parent') continue;
+            if (['date', 'date_utc'].includes(p.name) && typeof v === 'number' && !Number.isInteger(v)) continue;
+            checked += 1;
+            if (!valid(schema, v)) failures.push(`${op.id} body ${p.name}: ${JSON.stringify(v)}`);
+          }
+        } else {
+          const param = (o.parameters as Json[]).find((d) => d.name === p.name && d.in === p.in)!;
+          const values = p.in === 'path' ? (p.name === 'id' ? ['0', '7', '0012'] : strings.filter((v) => v !== '' && !v.includes('/')))
+            : [...strings, ['a', 'b'], ['1', '2'], ['publish', 'Draft']];
+          for (const v of values) {
+            if (!accepted(v)) continue;
+            if (param.schema.items?.type === 'integer' && typeof v === 'string' && v.split(',').includes('')) continue;
+            checked += 1;
+            if (!queryValid(param, v)) failures.push(`${op.id} ${p.in} ${p.name}: ${JSON.stringify(v)}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(checked).toBeGreaterThan(1000);
   });
 });
