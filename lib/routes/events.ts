@@ -220,8 +220,8 @@ function writeParams(create: boolean): ParamSpec[] {
       + '/organizers; at most 10 per event), as a list, one of them, or comma-separated ids; [], 0, "" or null removes all',
     ORGANIZER_INPUT, parseOrganizerInput),
     refs: 'organizer', refIds: (v) => linkedIds(v as unknown[]) },
-    param('password', 'body', 'a password that readers must send to see the event; "" removes it', text(200, { allowEmpty: true }),
-      (v) => parseString(v, 200, { allowEmpty: true })),
+    param('password', 'body', 'a password that readers must send to see the event; "" removes it', text(TEXT_LIMITS.other, { allowEmpty: true }),
+      (v) => parseString(v, TEXT_LIMITS.other, { allowEmpty: true })),
     translationLanguage,
   ];
 }

@@ -55,8 +55,8 @@ function writeParams(kind: Kind, create: boolean): ParamSpec[] {
     imageParam,
     ...FIELDS[kind],
     param('password', 'body', `a password that readers must send to see the ${kind}'s details; "" removes it`,
-      textSchema(200, { allowEmpty: true }),
-      (v) => parseString(v, 200, { allowEmpty: true })),
+      textSchema(TEXT_LIMITS.other, { allowEmpty: true }),
+      (v) => parseString(v, TEXT_LIMITS.other, { allowEmpty: true })),
     translationLanguage,
   ];
 }

@@ -29,8 +29,9 @@ export function parseTruthy(raw: unknown): boolean {
   return ['1', 'true', 'yes', 'on', 'y', 'enable', 'enabled'].includes(raw.trim().toLowerCase());
 }
 
+/** A positive integer: a JSON integer, or digits only (no exponent, sign, hex or decimal point, as ids are written). */
 export function parsePositiveInt(raw: unknown): number {
-  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*\d{1,16}\s*$/.test(raw) ? Number(raw.trim()) : NaN;
   if (!Number.isInteger(n) || n <= 0 || n > Number.MAX_SAFE_INTEGER) throw new ParamError('must be a positive integer');
   return n;
 }

@@ -201,6 +201,13 @@ describe('responses (contract §3)', () => {
     expect(read.json.json_ld.name).toBe(title);
   });
 
+  it('put plain text in json_ld, with entities decoded exactly once (contract §5)', async () => {
+    const ev = await createEvent({ description: '<p>&amp;lt;b&amp;gt; It&#8217;s <b>bold</b></p>' });
+    const read = await api(`/events/${ev.id}`);
+    expect(read.json.json_ld.description).toBe('&lt;b&gt; It’s bold');
+    expect(read.json.description).toBe('<p>&amp;lt;b&amp;gt; It&#8217;s <b>bold</b></p>');
+  });
+
   it('carry X-Content-Type-Options: nosniff, errors and preflights included', async () => {
     for (const res of [await api('/events'), await api('/nope'), await api('/events', { method: 'POST' }),
       await api('/events', { method: 'OPTIONS' })]) {
