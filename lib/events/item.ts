@@ -3,7 +3,7 @@ import { hashPassword } from '../auth/password.js';
 import { scaleStatus } from '../auth/access.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
-import { forbidden, invalidParam, ParamError } from '../http/errors.js';
+import { forbidden, invalidParam, invalidParams, ParamError } from '../http/errors.js';
 import type { PostStatus } from '../routes/common.js';
 import { postKey } from '../store/keys.js';
 import { sanitizeHtml } from '../text/sanitize.js';
@@ -22,6 +22,23 @@ function readDate(name: string, raw: unknown, tz: string): { local: Wall; utc: W
     if (e instanceof ParamError) throw invalidParam(name, `${name} ${e.message}`);
     throw e;
   }
+}
+
+/** The sent dates read in tz; every unreadable one is named in one 400. */
+function readDates<K extends string>(values: Record<K, unknown>, tz: string): Partial<Record<K, { local: Wall; utc: Wall }>> {
+  const out: Partial<Record<K, { local: Wall; utc: Wall }>> = {};
+  const invalid: Record<string, string> = {};
+  for (const [name, raw] of Object.entries(values) as [K, unknown][]) {
+    if (raw === undefined) continue;
+    try {
+      out[name] = parseWriteDate(raw, tz);
+    } catch (e) {
+      if (!(e instanceof ParamError)) throw e;
+      invalid[name] = `${name} ${e.message}`;
+    }
+  }
+  if (Object.keys(invalid).length) throw invalidParams(invalid);
+  return out;
 }
 
 const snapDay = (wall: Wall, time: string): Wall => `${wall.slice(0, 10)} ${time}`;
@@ -48,14 +65,21 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
 
   const tz = (p.timezone as string | undefined) ?? existing?.tz ?? siteTz;
   const allDay = (p.all_day as boolean | undefined) ?? existing?.allDay ?? false;
-  let start = p.start_date !== undefined ? readDate('start_date', p.start_date, tz).local : existing!.start;
-  let end = p.end_date !== undefined ? readDate('end_date', p.end_date, tz).local : existing!.end;
+  const dates = readDates({ start_date: p.start_date, end_date: p.end_date }, tz);
+  let start = dates.start_date?.local ?? existing!.start;
+  let end = dates.end_date?.local ?? existing!.end;
   if (allDay) {
     start = snapDay(start, '00:00:00');
     end = snapDay(end, '23:59:59');
   }
   const startUtc = wallToUtc(start, tz);
   const endUtc = wallToUtc(end, tz);
+  // All-day snapping or a time-zone change can move a date across year 9999 or 0001 in UTC (contract §6: 400).
+  for (const [name, utc] of [['start_date', startUtc], ['end_date', endUtc]] as const) {
+    if (!/^\d{4}-/.test(utc) || utc < '0001-01-01') {
+      throw invalidParam(p[name] !== undefined ? name : 'timezone', `${p[name] !== undefined ? name : 'timezone'} must keep the event between the years 0001 and 9999 in UTC and in its time zone`);
+    }
+  }
   if (endUtc < startUtc) {
     throw invalidParam(p.end_date !== undefined ? 'end_date' : 'start_date', 'end_date must not be before start_date');
   }

@@ -17,7 +17,7 @@
 import { UTCDateMini } from '@date-fns/utc/date/mini';
 import { addDays, addMonths, addSeconds, set, subDays } from 'date-fns';
 import { inZone, toWall, wallClockIn, type Wall, type ZonedTime } from './format.js';
-import { parseInstant } from './parse.js';
+import { FIRST_INSTANT, LAST_INSTANT, parseInstant } from './parse.js';
 import type { Bound } from './wall.js';
 import { zoneOf, type Zone } from './zones.js';
 
@@ -79,6 +79,7 @@ function endOfDay(wall: Date, zone: Zone): ZonedTime {
   return inZone(addSeconds(new Date(startOfDay(addDays(onUtcClock(wall), 1), zone).ms), -1), zone);
 }
 
+
 export function listWindow(input: DateFilterInput, siteTz: string, now: Date = new Date()): ListWindow {
   const zone = zoneOf(siteTz);
   const values: Partial<Record<DateFilterKey, ZonedTime>> = {};
@@ -98,7 +99,9 @@ export function listWindow(input: DateFilterInput, siteTz: string, now: Date = n
     const { slot, inclusive, round } = RULES[key];
     const bound = input.strict ? value : round === 'startOf' ? startOfDay(value.wall, zone) : endOfDay(value.wall, zone);
     window.echo[key] = toWall(bound);
-    window[slot] = stricter(window[slot], { utc: toWall(new Date(bound.ms)), inclusive }, slot);
+    // Rounding to the end of 9999-12-31 in a zone west of UTC passes the last UTC second any event can have: clamp.
+    const utc = Math.min(Math.max(bound.ms, FIRST_INSTANT), LAST_INSTANT);
+    window[slot] = stricter(window[slot], { utc: toWall(new Date(utc)), inclusive }, slot);
   }
   return window;
 }

@@ -138,6 +138,33 @@ describe('input that once answered 500 (contract §2, §6)', () => {
       body: { description: 'ü'.repeat(100_000), translation_language: 'de' } }), 413, 'rest_payload_too_large');
   });
 
+  it('a date in year 10000 in UTC, or 0000 in the zone, is a 400 naming it (contract §6)', async () => {
+    expectInvalid(await api('/events', { method: 'POST', token: editor,
+      body: eventBody({ start_date: '9999-12-31 23:00', end_date: '9999-12-31 23:30', timezone: 'UTC-12' }) }), 'start_date', 'end_date');
+    expectInvalid(await api('/events', { method: 'POST', token: editor,
+      body: eventBody({ start_date: '0001-01-01 00:30', end_date: '0001-01-01 01:00', timezone: 'UTC+14' }) }), 'start_date', 'end_date');
+    // All-day snapping to 23:59:59 at UTC-12 on 9999-12-31 passes into year 10000 in UTC.
+    expectInvalid(await api('/events', { method: 'POST', token: editor,
+      body: eventBody({ start_date: '9999-12-31 10:00', end_date: '9999-12-31 11:00', timezone: 'UTC-12', all_day: true }) }), 'end_date');
+    expectInvalid(await api('/events', { query: { start_date: '0000-01-01' } }), 'start_date');
+    expectInvalid(await api('/events', { query: { end_date: '10000-01-01' } }), 'end_date');
+    expectStatus(await api('/events', { query: { start_date: '0001-01-01', end_date: '9999-12-31' } }), 200);
+    expectStatus(await api('/events', { query: { ends_after: '9999-12-31', strict_dates: 1 } }), 200);
+  });
+
+  it('next friday 8pm is read as PHP reads it: the first Friday after today', async () => {
+    const expected = () => {
+      const now = new Date();
+      const ahead = ((5 - now.getUTCDay() + 7) % 7) || 7;
+      return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + ahead, 20)).toISOString().slice(0, 16).replace('T', ' ');
+    };
+    const before = expected();
+    const res = await api('/events', { method: 'POST', token: editor,
+      body: eventBody({ start_date: 'next friday 8pm', end_date: 'next friday 10pm', timezone: 'UTC' }) });
+    expectStatus(res, 201);
+    expect([before, expected()]).toContain(res.json.start_date.slice(0, 16));
+  });
+
   it('a token whose subject is 6 KB long reads and writes like any other', async () => {
     const token = await tokenFor('editor', `long-${'s'.repeat(6000)}`);
     expectStatus(await api('/events', { token }), 200);
