@@ -1,4 +1,5 @@
 /** Splitting an absolute API root URL into its base, language prefix and namespace (contract §1, §8). */
+import { trimTrailingSlashes } from '../http/paths.js';
 import { BASES, LANGUAGES, type Base, type Language } from '../routes/types.js';
 
 export interface ApiUrlParts {
@@ -17,7 +18,8 @@ export interface ApiUrlParts {
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const API_URL = new RegExp(`^(.*?)(?:/(${LANGUAGES.map(escape).join('|')}))?/(${BASES.map((b) => escape(b.path)).join('|')})/*$`, 'i');
 
-export const trimSlashes = (url: string): string => url.replace(/\/+$/, '');
+/** A URL without trailing slashes (linear: lib/http/paths.ts). */
+export const trimSlashes = trimTrailingSlashes;
 
 export function splitApiUrl(apiUrl: string): ApiUrlParts {
   const root = trimSlashes(apiUrl);
