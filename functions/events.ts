@@ -3,7 +3,7 @@ import { listEvents } from '../lib/events/list.js';
 import { createEvent, deleteEvent, getEvent, updateEvent } from '../lib/events/operations.js';
 import { createGroupHandler } from '../lib/http/handler.js';
 import { eventRoutes } from '../lib/routes/events.js';
-import { pipelineStore } from '../lib/store/pipeline.js';
+import { pipelineStore } from '../lib/http/pipeline-store.js';
 
 export const handler = createGroupHandler('events', eventRoutes, {
   'events.list': listEvents,

@@ -1,6 +1,6 @@
 /** Lambda handler for the /venues routes. */
 import { createGroupHandler } from '../lib/http/handler.js';
-import { pipelineStore } from '../lib/store/pipeline.js';
+import { pipelineStore } from '../lib/http/pipeline-store.js';
 import { linkedOperations } from '../lib/linked/handlers.js';
 import { venueRoutes } from '../lib/routes/linked.js';
 

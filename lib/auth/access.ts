@@ -3,7 +3,7 @@
  * Shared by events, venues and organizers.
  */
 import type { Caller } from './caller.js';
-import type { PostStatus } from '../routes/common.js';
+import type { PostStatus } from '../model/status.js';
 import { atLeast } from './roles.js';
 
 export interface Owned {

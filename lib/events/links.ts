@@ -14,7 +14,7 @@ import type { RequestContext } from '../http/context.js';
 import { invalidParam } from '../http/errors.js';
 import { createOf, draftOf, reuseOf, sameRecord, validateInline, wantDraft, wantMatches, type LinkedDraft, type LinkedPlan } from '../linked/inline.js';
 import { nameWrites } from '../linked/names.js';
-import type { PostStatus } from '../routes/common.js';
+import type { PostStatus } from '../model/status.js';
 import type { IdPool } from '../store/ids.js';
 import { postKey, termKey } from '../store/keys.js';
 import { contribution, linkTransactItems, type LinkKind } from '../store/links.js';

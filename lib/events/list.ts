@@ -9,7 +9,7 @@ import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
-import type { PostStatus } from '../routes/common.js';
+import type { PostStatus } from '../model/status.js';
 import { countRunningPast, countStarts, readEventsFrom } from '../store/event-counts.js';
 import { queryEventWindow, readMeta, type EventIndexEntry } from '../store/events.js';
 import { queryLinkedEvents, type LinkKind } from '../store/links.js';

@@ -4,7 +4,7 @@
  * path (item.ts), which pulls in date parsing, HTML sanitising and the planning of linked records: the functions
  * that only rewrite events they unlink a record from (venues, organizers, categories, tags) import this module.
  */
-import type { Language } from '../routes/types.js';
+import type { Language } from '../model/language.js';
 import { eventStartSortKey, eventYearPartition } from '../store/keys.js';
 import type { LinkFacts } from '../store/links.js';
 import type { PostRecord } from '../store/posts.js';

@@ -15,8 +15,8 @@ export class ApiError extends Error {
   }
 }
 
-/** Thrown by a parameter parser; collected into one 400 rest_invalid_param. */
-export class ParamError extends Error {}
+/** Thrown by a parameter parser (lib/model/errors.ts); the pipeline collects them into one 400 rest_invalid_param. */
+export { ParamError } from '../model/errors.js';
 
 export const noRoute = (): ApiError =>
   new ApiError(404, 'rest_no_route', 'No route was found matching the URL and request method.');

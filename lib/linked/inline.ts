@@ -15,7 +15,8 @@
  */
 import { canEdit, canRead } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
-import { invalidParam, invalidParams, ParamError } from '../http/errors.js';
+import { invalidParam, invalidParams } from '../http/errors.js';
+import { ParamError } from '../model/errors.js';
 import { organizerRoutes, venueRoutes } from '../routes/linked.js';
 import type { ParamSpec } from '../routes/types.js';
 import { table } from '../store/client.js';
@@ -23,7 +24,7 @@ import type { IdPool } from '../store/ids.js';
 import { postKey, slugKey } from '../store/keys.js';
 import { rewriteItem, type TransactItem } from '../store/posts.js';
 import { ReadSet } from '../store/reads.js';
-import { pipelineStore } from '../store/pipeline.js';
+import { pipelineStore } from '../http/pipeline-store.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { applyLinkedWrite, fold, PLURAL, sameContent, type LinkedItem, type LinkedKind } from './item.js';

@@ -9,7 +9,7 @@ import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
-import type { PostStatus } from '../routes/common.js';
+import type { PostStatus } from '../model/status.js';
 import { postKey } from '../store/keys.js';
 import { hasLinkedEventFrom } from '../store/links.js';
 import { batchGet, getPost, queryAll, queryUntil, type Item } from '../store/records.js';

@@ -16,7 +16,7 @@ import { table } from '../store/client.js';
 import type { TransactItem } from '../store/posts.js';
 import type { Item } from '../store/records.js';
 import type { ReadSet } from '../store/reads.js';
-import type { Language } from '../routes/types.js';
+import type { Language } from '../model/language.js';
 import { fold, textOf, type LinkedItem, type LinkedKind } from './item.js';
 
 const MAX_NAME_BYTES = 400;

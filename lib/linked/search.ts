@@ -6,7 +6,7 @@
  * excerpt, and for venues address, city, province, state, stateprovince, zip and phone (not country); for
  * organizers phone, e-mail and website.
  */
-import type { Language } from '../routes/types.js';
+import type { Language } from '../model/language.js';
 import { htmlToText } from '../text/sanitize.js';
 import { textOf, type LinkedItem, type LinkedKind } from './item.js';
 

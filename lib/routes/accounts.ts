@@ -1,7 +1,7 @@
 /** Application passwords (contract §12): WordPress's credentials for API clients, managed by any signed-in user. */
 import { param, translationLanguage } from './common.js';
 import { parseString, TEXT_LIMITS } from './parsers.js';
-import { ParamError } from '../http/errors.js';
+import { ParamError } from '../model/errors.js';
 import type { RouteSpec } from './types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,8 +1,8 @@
 /** Parameters shared by several routes. */
-import { ParamError } from '../http/errors.js';
-import { LANGUAGES, type ParamSpec, type Schema } from './types.js';
+import { ParamError } from '../model/errors.js';
+import { POST_STATUSES, type PostStatus } from '../model/status.js';
+import { LANGUAGES, type ParamSpec, type ParseContext, type Schema } from './types.js';
 import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
-import type { RequestContext } from '../http/context.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
 
 type Parse = ParamSpec['parse'];
@@ -71,15 +71,14 @@ export const forceParam: ParamSpec = param('force', 'query', 'delete permanently
 export const boolParam = (name: string, description: string, where: ParamSpec['in'] = 'body'): ParamSpec =>
   param(name, where, description, { type: 'boolean' }, parseBoolean);
 
-export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number];
+export { POST_STATUSES, type PostStatus } from '../model/status.js';
 
 /** A status list filter: anonymous callers and subscribers may only ask for `publish` (reference §11.2). */
 export const statusFilter = (what: string): ParamSpec =>
   param('status', 'query', `the ${what} statuses to include (publish, future, draft, pending, private, trash; any letter case); `
     + 'anonymous callers and subscribers may ask only for publish',
     queryList(anyCaseEnum(POST_STATUSES)),
-    (v, ctx: RequestContext) => {
+    (v, ctx: ParseContext) => {
       const list = (Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : [v])
         .map((s) => (typeof s === 'string' ? s.trim().toLowerCase() : s));
       if (list.length > MAX_LIST) throw new ParamError(`must hold at most ${MAX_LIST} entries`);

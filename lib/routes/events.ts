@@ -1,5 +1,5 @@
 /** The /events routes (reference §6, §9.1, §10.1; contract §5–§7). */
-import { ParamError } from '../http/errors.js';
+import { ParamError } from '../model/errors.js';
 import { validateFilterDate } from '../time/list-bounds.js';
 import {
   boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, search, slugParam, statusFilter,

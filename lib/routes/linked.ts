@@ -4,7 +4,7 @@ import {
   statusWrite, translationLanguage,
 } from './common.js';
 import { parsePositiveInt, parseString, parseTruthy, parseUrl, TEXT_LIMITS } from './parsers.js';
-import { ParamError } from '../http/errors.js';
+import { ParamError } from '../model/errors.js';
 import type { Group, OperationSpec, ParamSpec, RouteSpec } from './types.js';
 import { dateInput, text as textSchema, urlOrEmpty } from './schemas.js';
 

@@ -2,7 +2,7 @@
  * Parameter parsers shared by the route definitions. Each takes the raw request value and returns the
  * normalised one, or throws ParamError with a reason a client can act on (contract §2).
  */
-import { ParamError } from '../http/errors.js';
+import { ParamError } from '../model/errors.js';
 
 /** Text bounds of contract §2, in code points: `name` is a term name or a slug (the title bound is for events, venues and organizers). */
 export const TEXT_LIMITS = { title: 1000, name: 200, description: 100_000, excerpt: 10_000, other: 2000 } as const;

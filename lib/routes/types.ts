@@ -2,7 +2,7 @@
  * Declarative route and parameter definitions: the one source for request validation, the namespace index
  * (GET /), the OpenAPI document (GET /doc), the local server's routing and the CDK routes.
  */
-import type { RequestContext } from '../http/context.js';
+import type { Caller } from '../auth/caller.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Group = 'root' | 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
@@ -34,6 +34,11 @@ export type Schema = {
   nullable?: boolean;
 };
 
+/** What a parameter's parser may know of the request besides the value: who is calling. */
+export interface ParseContext {
+  caller: Caller | null;
+}
+
 export interface ParamSpec {
   name: string;
   /** Where the OpenAPI document places it. At run time path > body > query for every parameter. */
@@ -44,7 +49,7 @@ export interface ParamSpec {
   /** Documented default (dynamic defaults are documented by their description). */
   default?: unknown;
   /** Validates and normalises a present value; throws ParamError with a human-readable reason. */
-  parse: (raw: unknown, ctx: RequestContext) => unknown;
+  parse: (raw: unknown, ctx: ParseContext) => unknown;
   /**
    * The ids (or, for terms, ids/slugs/names) in the parsed value must name existing records of this kind
    * (checked by the request pipeline against the store; unknown → 400 rest_invalid_param). Term references
@@ -55,7 +60,8 @@ export interface ParamSpec {
   refIds?: (value: unknown) => (string | number)[];
 }
 
-export type RefKind = 'event' | 'venue' | 'organizer' | 'category' | 'tag' | 'user';
+import type { RefKind } from '../model/kinds.js';
+export type { RefKind };
 
 /** Who may call an operation before the handler looks at a record (contract §3 processing order). */
 export type Capability =
@@ -105,5 +111,4 @@ export const BASES = [
   { path: 'wp-json/tribe/events/v1', namespace: 'tribe/events/v1' },
 ] as const;
 export type Base = (typeof BASES)[number];
-export const LANGUAGES = ['en', 'de', 'pt-pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language } from '../model/language.js';

@@ -3,7 +3,7 @@
  * (event day/month counts, per-kind status counts of venues and organizers).
  */
 import { table } from './client.js';
-import type { TransactItem } from './posts.js';
+import type { TransactItem } from './types.js';
 
 const COUNTER_EXPRESSION = /^ADD #c\d+ :c\d+(, #c\d+ :c\d+)*$/;
 

@@ -19,8 +19,8 @@ import { table } from './client.js';
 import { counterAdd } from './counters.js';
 import { durationBucket, fromUtcMs, queryEventWindow, toIndexEntry, toUtcMs, type EventIndexEntry, type EventsMeta } from './events.js';
 import { eventStartSortKey, eventYearPartition } from './keys.js';
-import type { LinkFacts } from './links.js';
-import type { TransactItem } from './posts.js';
+import type { LinkFacts } from './types.js';
+import type { TransactItem } from './types.js';
 import { queryAll, queryUntil } from './records.js';
 
 export const COUNT_PARTITION = 'EVCOUNT';

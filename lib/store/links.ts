@@ -11,25 +11,12 @@ import { eventStartSortKey, postKey, termKey } from './keys.js';
 import type { EventIndexEntry } from './events.js';
 import { eventCountItems } from './event-counts.js';
 import { queryAll, type Item } from './records.js';
-import type { TransactItem } from './posts.js';
+import type { TransactItem } from './types.js';
 
 export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
 
-/** The facts of an event that lists filter on (the byStart projection). */
-export interface LinkFacts {
-  id: number;
-  startUtc: string;
-  endUtc: string;
-  status: string;
-  author: number;
-  featured: boolean;
-  hidden: boolean;
-  venue?: number;
-  organizers: number[];
-  categories: number[];
-  tags: number[];
-  pw?: string;
-}
+export type { LinkFacts } from './types.js';
+import type { LinkFacts } from './types.js';
 
 export const relPartition = (kind: LinkKind, id: number): string => `REL#${kind}#${id}`;
 

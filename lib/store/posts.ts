@@ -3,7 +3,7 @@
  * maintains the record's slug guard item, so slugs stay unique per kind (a GSI cannot enforce that).
  */
 import { randomUUID } from 'node:crypto';
-import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { slugCandidates } from '../text/slug.js';
 import { db, table } from './client.js';
 import { foldCounters } from './counters.js';
@@ -12,10 +12,11 @@ import { LinkConflict, NoFreeSlug, RecordTooLarge, StoreUnavailable, TooManyChan
 import { batchGet, type Item } from './records.js';
 import { backoff } from './retry.js';
 import { timeLeft } from './scope.js';
-import type { PostStatus } from '../routes/common.js';
-import type { Language } from '../routes/types.js';
+import type { PostStatus } from '../model/status.js';
+import type { Language } from '../model/language.js';
 
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+export type { TransactItem } from './types.js';
+import type { TransactItem } from './types.js';
 
 /** What every post record (event, venue, organizer) stores; the kinds add their own fields. */
 export type PostRecord<Kind extends PostKind, Text> = {

@@ -2,7 +2,7 @@
 import { batchGet } from './records.js';
 import { postKey, slugKey, termKey } from './keys.js';
 import { userExists } from './users.js';
-import type { RefKind } from '../routes/types.js';
+import type { RefKind } from '../model/kinds.js';
 
 /** The longest slug the service stores (contract §2); a longer one names nothing. */
 export const MAX_SLUG_CHARS = 200;

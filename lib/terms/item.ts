@@ -3,7 +3,8 @@
  * fallback, the lower-case display names (`nm`), index keys and the name guard keys behind `term_exists`.
  */
 import { createHash } from 'node:crypto';
-import { LANGUAGES, type Language } from '../routes/types.js';
+import { LANGUAGES } from '../model/language.js';
+import type { Language } from '../model/language.js';
 import { pad, slugIndexKey, termKey, type Taxonomy } from '../store/keys.js';
 
 export type { Taxonomy };

@@ -1,5 +1,5 @@
 import { casual } from 'chrono-node';
-import { ParamError } from '../http/errors.js';
+import { ParamError } from '../model/errors.js';
 import { toWall, wallClockIn, ZonedTime, type Wall } from './format.js';
 import { fixedZone, zoneOf, type Zone } from './zones.js';
 

@@ -1,5 +1,5 @@
 import { tzOffset } from '@date-fns/tz/tzOffset';
-import { ParamError } from '../http/errors.js';
+import { ParamError } from '../model/errors.js';
 import { utcDateOf, wallParts, type Wall } from './wall.js';
 
 const TZ_REASON = "must be an IANA time zone such as Europe/Berlin, 'UTC', or an offset such as UTC+5 or UTC-3:30";

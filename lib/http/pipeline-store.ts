@@ -1,8 +1,8 @@
-/** The store reads the request pipeline needs (reference checks, user ids), for the functions that own data. */
+/** The store reads the request pipeline needs (reference checks with the caller's visibility, user ids). */
 import { canRead } from '../auth/access.js';
-import type { PipelineStore } from '../http/handler.js';
-import { resolveRefs } from './refs.js';
-import { userIdForSub } from './users.js';
+import type { PipelineStore } from './handler.js';
+import { resolveRefs } from '../store/refs.js';
+import { userIdForSub } from '../store/users.js';
 
 export const pipelineStore: PipelineStore = {
   resolveRefs: async (kind, values, ctx, use) => {

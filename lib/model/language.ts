@@ -1,0 +1,3 @@
+/** The content languages (contract §8): English first, the default. */
+export const LANGUAGES = ['en', 'de', 'pt-pt'] as const;
+export type Language = (typeof LANGUAGES)[number];
