@@ -3,6 +3,7 @@ import {
   forgetAppPassword, grouped, hashAppPassword, MAX_PER_USER, newAppPasswordId, newPassword, utcWall,
 } from '../auth/app-passwords.js';
 import type { RequestContext } from '../http/context.js';
+import type { AppPasswordCreateParams, AppPasswordRevokeParams } from '../routes/accounts.js';
 import { ApiError } from '../http/errors.js';
 import { json, type HttpResult } from '../http/response.js';
 import { appPasswordsOf, deleteAppPassword, getAppPassword, putAppPassword, type AppPasswordItem } from '../store/app-passwords.js';
@@ -14,7 +15,7 @@ const shown = (p: AppPasswordItem) => ({
 const notFound = (): ApiError =>
   new ApiError(404, 'rest-application-password-not-found', 'No application password of yours has that uuid.');
 
-export async function createAppPassword(ctx: RequestContext): Promise<HttpResult> {
+export async function createAppPassword(ctx: RequestContext<AppPasswordCreateParams>): Promise<HttpResult> {
   const caller = ctx.caller!;
   const existing = await appPasswordsOf(caller.username, true);
   if (existing.length >= MAX_PER_USER) {
@@ -23,7 +24,7 @@ export async function createAppPassword(ctx: RequestContext): Promise<HttpResult
   const password = newPassword();
   const now = new Date();
   const item: AppPasswordItem = {
-    uuid: newAppPasswordId(), appId: (ctx.params.app_id as string | undefined) ?? '', name: ctx.params.name as string,
+    uuid: newAppPasswordId(), appId: ctx.params.app_id ?? '', name: ctx.params.name,
     created: utcWall(now), createdMs: now.getTime(), lastUsed: null, hash: await hashAppPassword(password), username: caller.username,
     sub: caller.sub, role: caller.role,
   };
@@ -38,9 +39,9 @@ export async function listAppPasswords(ctx: RequestContext): Promise<HttpResult>
   return json(200, all.map(shown));
 }
 
-export async function revokeAppPassword(ctx: RequestContext): Promise<HttpResult> {
+export async function revokeAppPassword(ctx: RequestContext<AppPasswordRevokeParams>): Promise<HttpResult> {
   const username = ctx.caller!.username;
-  const uuid = ctx.params.uuid as string;
+  const { uuid } = ctx.params;
   const item = await getAppPassword(username, uuid);
   if (!item || !(await deleteAppPassword(username, uuid))) throw notFound();
   forgetAppPassword(uuid);

@@ -3,6 +3,7 @@ import { hashPassword } from '../auth/password.js';
 import { scaleStatus } from '../auth/access.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
+import type { EventWriteParams } from '../routes/events.js';
 import { forbidden, invalidParam, invalidParams } from '../http/errors.js';
 import { ParamError } from '../model/errors.js';
 import type { PostStatus } from '../model/status.js';
@@ -50,7 +51,7 @@ const snapDay = (wall: Wall, time: string): Wall => `${wall.slice(0, 10)} ${time
  * (their transaction items and the records the response embeds) and, when the slug must change, the base to
  * derive it from. On create the item gets the first id of the plan's block (`plan.ids`).
  */
-export async function applyEventWrite(ctx: RequestContext, existing: EventItem | null, plan: WritePlan):
+export async function applyEventWrite(ctx: RequestContext<EventWriteParams>, existing: EventItem | null, plan: WritePlan):
   Promise<{ item: EventItem; slugBase?: string; links: PlannedLinks }> {
   const p = ctx.params;
   const caller = ctx.caller!;
@@ -61,11 +62,11 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
   if (p.author !== undefined && p.author !== (existing?.author ?? userId) && caller.role !== 'editor') {
     throw forbidden(true);
   }
-  const status = scaleStatus(caller, p.status as PostStatus | undefined, existing === null) ?? existing!.status;
+  const status = scaleStatus(caller, p.status, existing === null) ?? existing!.status;
   if (existing === null && status === 'trash') throw invalidParam('status', 'status cannot be trash when creating an event');
 
-  const tz = (p.timezone as string | undefined) ?? existing?.tz ?? siteTz;
-  const allDay = (p.all_day as boolean | undefined) ?? existing?.allDay ?? false;
+  const tz = p.timezone ?? existing?.tz ?? siteTz;
+  const allDay = p.all_day ?? existing?.allDay ?? false;
   const dates = readDates({ start_date: p.start_date, end_date: p.end_date }, tz);
   let start = dates.start_date?.local ?? existing!.start;
   let end = dates.end_date?.local ?? existing!.end;
@@ -91,13 +92,13 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
 
   const lang = ctx.lang;
   const text: EventText = { ...(existing?.tr[lang] ?? {}) };
-  if (p.title !== undefined) text.title = p.title as string;
-  if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
-  if (p.excerpt !== undefined) text.excerpt = sanitizeHtml(p.excerpt as string);
+  if (p.title !== undefined) text.title = p.title;
+  if (p.description !== undefined) text.description = sanitizeHtml(p.description);
+  if (p.excerpt !== undefined) text.excerpt = sanitizeHtml(p.excerpt);
 
   let slugBase: string | undefined;
   if (p.slug !== undefined) {
-    slugBase = slugify(p.slug as string);
+    slugBase = slugify(p.slug);
     if (!slugBase) throw invalidParam('slug', 'slug must contain letters or digits');
   } else if (existing === null) {
     slugBase = slugify(text.title ?? '') || 'event';
@@ -114,7 +115,7 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
     kind: 'event',
     id,
     v: (existing?.v ?? 0) + 1,
-    author: (p.author as number | undefined) ?? existing?.author ?? userId,
+    author: p.author ?? existing?.author ?? userId,
     status,
     slug: existing?.slug ?? '',
     tr: { ...(existing?.tr ?? {}), [lang]: text },
@@ -122,20 +123,20 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
     dateUtc,
     modifiedUtc: now,
     start, end, startUtc, endUtc, tz, allDay,
-    cost: (p.cost as string[] | undefined) ?? existing?.cost ?? [],
-    showMap: (p.show_map as boolean | undefined) ?? existing?.showMap ?? false,
-    showMapLink: (p.show_map_link as boolean | undefined) ?? existing?.showMapLink ?? false,
-    hidden: (p.hide_from_listings as boolean | undefined) ?? existing?.hidden ?? false,
-    sticky: (p.sticky as boolean | undefined) ?? existing?.sticky ?? false,
-    featured: (p.featured as boolean | undefined) ?? existing?.featured ?? false,
+    cost: p.cost ?? existing?.cost ?? [],
+    showMap: p.show_map ?? existing?.showMap ?? false,
+    showMapLink: p.show_map_link ?? existing?.showMapLink ?? false,
+    hidden: p.hide_from_listings ?? existing?.hidden ?? false,
+    sticky: p.sticky ?? existing?.sticky ?? false,
+    featured: p.featured ?? existing?.featured ?? false,
     organizers: links.organizers ?? existing?.organizers ?? [],
     categories: links.categories ?? existing?.categories ?? [],
     tags: links.tags ?? existing?.tags ?? [],
   };
-  if (p.website !== undefined) item.website = p.website as string;
+  if (p.website !== undefined) item.website = p.website;
   if (p.image !== undefined) {
     if (p.image === '') delete item.image;
-    else item.image = p.image as string;
+    else item.image = p.image;
   }
   if (links.venue !== undefined) {
     if (links.venue === null) delete item.venue;
@@ -143,7 +144,7 @@ export async function applyEventWrite(ctx: RequestContext, existing: EventItem |
   }
   if (p.password !== undefined) {
     if (p.password === '') delete item.pw;
-    else item.pw = hashPassword(p.password as string);
+    else item.pw = hashPassword(p.password);
   }
   indexKeys(item);
   return { item, slugBase, links };

@@ -11,9 +11,11 @@
  */
 import { canEdit, canRead } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
+import type { EventWriteParams } from '../routes/events.js';
 import { invalidParam } from '../http/errors.js';
 import { createOf, draftOf, reuseOf, sameRecord, validateInline, wantDraft, wantMatches, type LinkedDraft, type LinkedPlan } from '../linked/inline.js';
 import { nameWrites } from '../linked/names.js';
+import type { LinkRef } from '../model/links.js';
 import type { PostStatus } from '../model/status.js';
 import type { IdPool } from '../store/ids.js';
 import { postKey, termKey } from '../store/keys.js';
@@ -26,8 +28,6 @@ import type { TermItem } from '../terms/item.js';
 import { embedKeys, embedsFrom } from './embed.js';
 import { eventFacts, type EventItem } from './record.js';
 import type { Embedded } from './serialize.js';
-
-type LinkedInput = { clear?: true; id?: number; inline?: Record<string, unknown> };
 
 /** The reads, ids and retry state an event write plans with. */
 export interface WritePlan {
@@ -47,7 +47,7 @@ export interface PlannedLinks {
   leadingIds: number[];
   transactItems(prev: EventItem | null, next: EventItem): TransactItem[];
   /** The linked records as they are after the write (term counts included), for the response. */
-  embeds(prev: EventItem | null, next: EventItem, ctx: RequestContext): Embedded;
+  embeds(prev: EventItem | null, next: EventItem, ctx: RequestContext<EventWriteParams>): Embedded;
 }
 
 const MAX = { organizers: 10, categories: 20, tags: 20 } as const;
@@ -73,15 +73,15 @@ interface RecordRequest {
   plan?: LinkedPlan | { pending: number };
 }
 
-function termRequest(ctx: RequestContext, kind: 'category' | 'tag', param: 'categories' | 'tags'): TermRequest | undefined {
-  const values = ctx.params[param] as (number | string)[] | undefined;
+function termRequest(ctx: RequestContext<EventWriteParams>, kind: 'category' | 'tag', param: 'categories' | 'tags'): TermRequest | undefined {
+  const values = ctx.params[param];
   if (values === undefined) return undefined;
   if (values.length > MAX[param]) throw invalidParam(param, `${param}: at most ${MAX[param]} per event`);
   return { kind, param, values };
 }
 
-async function recordRequest(ctx: RequestContext, kind: 'venue' | 'organizer', input: LinkedInput): Promise<RecordRequest> {
-  if (!input.inline) return { kind, id: input.id! };
+async function recordRequest(ctx: RequestContext<EventWriteParams>, kind: 'venue' | 'organizer', input: LinkRef): Promise<RecordRequest> {
+  if ('id' in input) return { kind, id: input.id };
   return { kind, draft: draftOf(kind, await validateInline(kind, input.inline, ctx)) };
 }
 
@@ -90,16 +90,16 @@ async function recordRequest(ctx: RequestContext, kind: 'venue' | 'organizer', i
  * the same request as the new records' ids. Throws 400 rest_invalid_param for unknown ids (contract §3) and
  * invalid inline objects or names; nothing is written.
  */
-export async function planLinks(ctx: RequestContext, existing: EventItem | null, status: PostStatus, plan: WritePlan, leading = 0):
+export async function planLinks(ctx: RequestContext<EventWriteParams>, existing: EventItem | null, status: PostStatus, plan: WritePlan, leading = 0):
   Promise<PlannedLinks> {
   const { reads, ids, attempt } = plan;
   // Step 0: validate everything that needs no read.
-  const venueInput = ctx.params.venue as LinkedInput | undefined;
-  const organizerInputs = ctx.params.organizer as LinkedInput[] | undefined;
+  const venueInput = ctx.params.venue;
+  const organizerInputs = ctx.params.organizer;
   if (organizerInputs && organizerInputs.length > MAX.organizers) {
     throw invalidParam('organizer', `organizer: at most ${MAX.organizers} per event`);
   }
-  const venue = venueInput && !venueInput.clear ? await recordRequest(ctx, 'venue', venueInput) : undefined;
+  const venue = venueInput && !('clear' in venueInput) ? await recordRequest(ctx, 'venue', venueInput) : undefined;
   const organizers: RecordRequest[] = [];
   for (const o of organizerInputs ?? []) organizers.push(await recordRequest(ctx, 'organizer', o));
   const terms = [termRequest(ctx, 'category', 'categories'), termRequest(ctx, 'tag', 'tags')].filter((t): t is TermRequest => !!t);

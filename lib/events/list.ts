@@ -6,6 +6,7 @@ import { countableStatuses, listVisible } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
+import type { EventListParams } from '../routes/events.js';
 import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
@@ -22,8 +23,14 @@ import { loadEmbeds } from './embed.js';
 import { textOf, type EventItem } from './record.js';
 import { blankProtected, serializeEvent } from './serialize.js';
 
-/** Most selective first: one venue holds fewer events than a category usually does. */
-const LINK_FILTERS: [string, LinkKind][] = [['venue', 'venue'], ['organizer', 'organizer'], ['categories', 'category'], ['tags', 'tag']];
+/** The link filter to read a list from, most selective first: one venue holds fewer events than a category usually does. */
+function linkFilter(p: EventListParams): { kind: LinkKind; ids: number[] } | null {
+  if (p.venue) return { kind: 'venue', ids: p.venue };
+  if (p.organizer) return { kind: 'organizer', ids: p.organizer };
+  if (p.categories) return { kind: 'category', ids: p.categories };
+  if (p.tags) return { kind: 'tag', ids: p.tags };
+  return null;
+}
 
 const DATE_KEYS: DateFilterKey[] = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
 
@@ -38,14 +45,14 @@ function searchTerms(search: string): { word: string; exclude: boolean }[] {
 }
 
 /** Whether the caller may see a password-protected event's content: they sent its password. */
-const unlocked = (ctx: RequestContext, item: EventItem): boolean =>
+const unlocked = (ctx: RequestContext<EventListParams>, item: EventItem): boolean =>
   typeof ctx.params.password === 'string' && item.pw !== undefined && checkPassword(ctx.params.password, item.pw);
 
 /**
  * Whether an event matches the search words in the request's language. A password-protected event the caller has
  * not unlocked is matched on its title only: its hidden text must not be probed by searching (contract §4).
  */
-function matchesSearch(item: EventItem, ctx: RequestContext, terms: { word: string; exclude: boolean }[]): boolean {
+function matchesSearch(item: EventItem, ctx: RequestContext<EventListParams>, terms: { word: string; exclude: boolean }[]): boolean {
   const shown = item.pw && !unlocked(ctx, item) ? (['title'] as const) : (['title', 'excerpt', 'description'] as const);
   const fields = shown.map((f) => {
     const text = textOf(item, ctx.lang, f);
@@ -61,19 +68,19 @@ const entryOf = (item: EventItem): EventIndexEntry => ({
 });
 
 /** Everything a list asks of one event, except search: the window, visibility to the caller and the filters. */
-function listTest(ctx: RequestContext, window: ListWindow | null, userId: number | null): (e: EventIndexEntry) => boolean {
+function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | null, userId: number | null): (e: EventIndexEntry) => boolean {
   const p = ctx.params;
-  const statuses = p.status as PostStatus[] | undefined;
-  const featured = p.featured as boolean | undefined;
+  const statuses = p.status;
+  const featured = p.featured;
   return (e) => !e.hidden
     && (!window || (within(e.startUtc, window.startMin, window.startMax) && within(e.endUtc, window.endMin, window.endMax)))
     && p.post_parent === undefined // events have no parent records (no recurring series), so a parent filter matches none
     && listVisible(ctx.caller, userId, statuses, e as never)
     && (featured === undefined || Boolean(e.featured) === featured)
-    && anyOf(p.venue as number[] | undefined, e.venue)
-    && anyOf(p.organizer as number[] | undefined, e.organizers)
-    && anyOf(p.categories as number[] | undefined, e.categories)
-    && anyOf(p.tags as number[] | undefined, e.tags);
+    && anyOf(p.venue, e.venue)
+    && anyOf(p.organizer, e.organizers)
+    && anyOf(p.categories, e.categories)
+    && anyOf(p.tags, e.tags);
 }
 
 /**
@@ -81,11 +88,11 @@ function listTest(ctx: RequestContext, window: ListWindow | null, userId: number
  * and month count items (lib/store/event-counts.ts) and the page is read from the window's start only as far
  * as it reaches, so neither grows with the number of events in the window. Null when the list is not plain.
  */
-async function countedPage(ctx: RequestContext, window: ListWindow, page: number, perPage: number):
+async function countedPage(ctx: RequestContext<EventListParams>, window: ListWindow, page: number, perPage: number):
   Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
-  const statuses = countableStatuses(ctx.caller, p.status as PostStatus[] | undefined);
-  const filtered = ['search', 'featured', 'post_parent', ...LINK_FILTERS.map(([param]) => param)].some((k) => p[k] !== undefined);
+  const statuses = countableStatuses(ctx.caller, p.status);
+  const filtered = [p.search, p.featured, p.post_parent, p.venue, p.organizer, p.categories, p.tags].some((v) => v !== undefined);
   if (!statuses || filtered || !window.startMin || window.endMin) return null;
   const lo = window.startMin;
   // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
@@ -104,11 +111,11 @@ async function countedPage(ctx: RequestContext, window: ListWindow, page: number
   return { total, slice: listed.slice((page - 1) * perPage), full: null };
 }
 
-export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
+export async function listEvents(ctx: RequestContext<EventListParams>): Promise<HttpResult> {
   const p = ctx.params;
-  const page = p.page as number;
-  const perPage = p.per_page as number;
-  const include = p.include as number[] | undefined;
+  const page = p.page;
+  const perPage = p.per_page;
+  const include = p.include;
   const window = include ? null : listWindow({
     ...Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]])),
     strict: p.strict_dates === true,
@@ -150,16 +157,16 @@ export async function listEvents(ctx: RequestContext): Promise<HttpResult> {
  * Any other list: every index entry of the window (or the relationship items of the most selective link
  * filter) is read, filtered and counted; records read for `include` or `search` are kept for the page.
  */
-async function filteredList(ctx: RequestContext, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean):
+async function filteredList(ctx: RequestContext<EventListParams>, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean):
   Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
   const p = ctx.params;
-  const page = p.page as number;
-  const perPage = p.per_page as number;
+  const page = p.page;
+  const perPage = p.per_page;
   let entries: EventIndexEntry[];
   let full: Map<number, EventItem> | null = null;
   if (!window) {
     // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
-    const items = ((await batchGet((p.include as number[]).map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event');
+    const items = ((await batchGet(p.include!.map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event');
     full = new Map(items.map((i) => [i.id, i]));
     entries = items.map(entryOf).sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
   } else {
@@ -168,15 +175,15 @@ async function filteredList(ctx: RequestContext, window: ListWindow | null, acce
       startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0],
     };
     // A link filter reads that record's relationship items in the window instead of every event in it.
-    const link = LINK_FILTERS.find(([param]) => p[param] !== undefined);
+    const link = linkFilter(p);
     entries = link
-      ? await queryLinkedEvents(link[1], p[link[0]] as number[], range)
+      ? await queryLinkedEvents(link.kind, link.ids, range)
       : await queryEventWindow({ ...range, endFrom: window.endMin?.utc });
   }
   entries = entries.filter(accept);
 
   if (p.search !== undefined) {
-    const terms = searchTerms(p.search as string);
+    const terms = searchTerms(p.search);
     if (!full) {
       const items = (await batchGet(entries.map((e) => postKey(e.id)))) as unknown as EventItem[];
       full = new Map(items.map((i) => [i.id, i]));
@@ -195,13 +202,13 @@ const asSent = (raw: unknown): string | undefined =>
  * The normalised query that rest_url echoes (reference §5.1): dates after default-filling and rounding, every other
  * parameter the client sent as it sent it, filters included so next/previous keep them.
  */
-function echoEvents(ctx: RequestContext, window: ListWindow | null): URLSearchParams {
+function echoEvents(ctx: RequestContext<EventListParams>, window: ListWindow | null): URLSearchParams {
   const p = ctx.params;
-  return echoQuery(p.page as number, [
+  return echoQuery(p.page, [
     ['per_page', p.per_page],
     ...DATE_KEYS.map((k): [string, unknown] => [k, window?.echo[k]]),
     ['strict_dates', asSent(ctx.raw.strict_dates)],
     ...['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent', 'geoloc',
-      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, p[k] === undefined ? undefined : asSent(ctx.raw[k])]),
+      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, asSent(ctx.raw[k])]),
   ]);
 }

@@ -2,6 +2,8 @@
 import { canEdit, canRead } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
+import type { EventDeleteParams, EventReadParams, EventUpdateParams, EventWriteParams } from '../routes/events.js';
+import type { RecordRefParams } from '../routes/types.js';
 import { ApiError, forbidden } from '../http/errors.js';
 import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
@@ -21,21 +23,21 @@ import { nowUtcWall } from '../time/format.js';
 const notFound = (ref: string): ApiError =>
   new ApiError(404, 'rest-event-not-found', /^\d+$/.test(ref) ? `Event with ID ${ref} does not exist.` : `No event has the slug "${ref}".`);
 
-async function load(ctx: RequestContext, consistent = false): Promise<EventItem> {
-  const ref = ctx.params.id !== undefined ? (ctx.params.id as number) : (ctx.params.slug as string);
-  const item = typeof ref === 'number' ? await getPost(ref, consistent) : await findBySlug('event', ref, consistent);
-  if (!item || item.kind !== 'event') throw notFound(typeof ref === 'number' ? String(ctx.raw.id) : ref);
+async function load(ctx: RequestContext<RecordRefParams>, consistent = false): Promise<EventItem> {
+  const ref = ctx.params;
+  const item = ref.id !== undefined ? await getPost(ref.id, consistent) : await findBySlug('event', ref.slug, consistent);
+  if (!item || item.kind !== 'event') throw notFound(ref.id !== undefined ? String(ctx.raw.id) : ref.slug);
   return item as unknown as EventItem;
 }
 
-export async function getEvent(ctx: RequestContext): Promise<HttpResult> {
+export async function getEvent(ctx: RequestContext<EventReadParams>): Promise<HttpResult> {
   const item = await load(ctx);
   if (item.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available');
   const userId = await ctx.userId();
   if (!canRead(ctx.caller, userId, item)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible');
   if (item.pw) {
     const byEdit = ctx.params.context === 'edit' && canEdit(ctx.caller, userId, item);
-    const byPassword = typeof ctx.params.password === 'string' && checkPassword(ctx.params.password, item.pw);
+    const byPassword = ctx.params.password !== undefined && checkPassword(ctx.params.password, item.pw);
     if (!byEdit && !byPassword) {
       throw new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password');
     }
@@ -58,7 +60,7 @@ export const eventCreateExtras = (item: EventItem): TransactItem[] =>
  * or a name taken meanwhile, a linked record changed or deleted) plans again on consistent reads, so a deleted
  * category then answers the 400 the contract gives for an unknown one.
  */
-export async function createEvent(ctx: RequestContext): Promise<HttpResult> {
+export async function createEvent(ctx: RequestContext<EventWriteParams>): Promise<HttpResult> {
   const ids = new IdPool();
   return retryConflicts(async (attempt) => {
     ids.restart();
@@ -74,7 +76,7 @@ export async function createEvent(ctx: RequestContext): Promise<HttpResult> {
 }
 
 /** Loads the record for a write: 404 when missing, 403 when the caller may not change it, 412 on If-Match. */
-async function loadForWrite(ctx: RequestContext): Promise<EventItem> {
+async function loadForWrite(ctx: RequestContext<RecordRefParams>): Promise<EventItem> {
   const item = await load(ctx, true);
   if (!canEdit(ctx.caller, await ctx.userId(), item)) throw forbidden(true);
   checkIfMatch(ctx.headers['if-match'], item.v);
@@ -83,7 +85,7 @@ async function loadForWrite(ctx: RequestContext): Promise<EventItem> {
 
 const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !== undefined });
 
-export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
+export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promise<HttpResult> {
   const ids = new IdPool();
   return retryConflicts(async (attempt) => {
     const existing = await loadForWrite(ctx);
@@ -112,7 +114,7 @@ export async function updateEvent(ctx: RequestContext): Promise<HttpResult> {
  * the record as it was). The records the response embeds are read before the write: once it has committed, nothing
  * can turn the answer into an error (contract §3).
  */
-export async function deleteEvent(ctx: RequestContext): Promise<HttpResult> {
+export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promise<HttpResult> {
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
   return retryConflicts(async () => {

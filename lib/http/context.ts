@@ -4,7 +4,7 @@ import type { Language, Method, OperationSpec, RouteSpec } from '../routes/types
 export type { Caller } from '../auth/caller.js';
 
 /** Everything a handler needs to know about one request, after routing, authentication and validation. */
-export interface RequestContext {
+export interface RequestContext<P = Record<string, unknown>> {
   method: Method;
   route: RouteSpec;
   operation: OperationSpec;
@@ -17,8 +17,8 @@ export interface RequestContext {
   raw: Record<string, unknown>;
   /** Names of parameters present in the query string (the events window needs to know). */
   queryNames: Set<string>;
-  /** Validated, normalised parameters; only present ones (and documented defaults). */
-  params: Record<string, unknown>;
+  /** Validated, normalised parameters; only present ones (and documented defaults), typed by the route definitions. */
+  params: P;
   caller: Caller | null;
   /** Absolute API root for emitted URLs, e.g. https://host/prod/de/calendar/events/v1 (or …/wp-json/tribe/events/v1) */
   apiUrl: string;

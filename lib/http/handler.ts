@@ -25,7 +25,8 @@ import { validation, type PipelineStore } from './middleware/validation.js';
 import type { HttpResult } from './response.js';
 
 export type { PipelineStore } from './middleware/validation.js';
-export type Operation = (ctx: RequestContext) => Promise<HttpResult>;
+/** An operation's implementation, typed by its route definition's parameters (RequestContext<ParamValues<…>>). */
+export type Operation = (ctx: RequestContext<never>) => Promise<HttpResult>;
 
 /** The pipeline answers 503 itself this long before the function's time limit (contract §3). */
 const TIMEOUT_EARLY_MS = 500;
@@ -63,7 +64,8 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
     .use(authorization())
     .handler((event) => {
       const { ctx, match } = stateOf(event);
-      return operations[match!.operation.id]!(ctx!);
+      // The validation step parsed ctx.params with exactly this operation's own parameter definitions.
+      return operations[match!.operation.id]!(ctx! as RequestContext<never>);
     });
 
   return async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {

@@ -15,6 +15,7 @@
  */
 import { canEdit, canRead } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
+import type { LinkedWriteParams } from '../routes/linked.js';
 import { invalidParam, invalidParams } from '../http/errors.js';
 import { ParamError } from '../model/errors.js';
 import { organizerRoutes, venueRoutes } from '../routes/linked.js';
@@ -32,7 +33,7 @@ import { kindCountItems } from './counts.js';
 import { idsInNameItem, nameKey, nameWrites, showsName, type NameChange } from './names.js';
 
 /** The parameters POST /venues (resp. /organizers) declares: inline objects are validated against them. */
-export function createSpecs(kind: LinkedKind): ParamSpec[] {
+export function createSpecs(kind: LinkedKind): readonly ParamSpec[] {
   const routes = kind === 'venue' ? venueRoutes : organizerRoutes;
   const op = routes.flatMap((r) => r.operations).find((o) => o.id === `${PLURAL[kind]}.create`);
   if (!op) throw new Error(`no create operation for ${kind}`);
@@ -49,7 +50,7 @@ const guardPut = (kind: LinkedKind, slug: string, id: number): TransactItem => (
 export interface LinkedDraft {
   kind: LinkedKind;
   /** Validated parameters. */
-  p: Record<string, unknown>;
+  p: LinkedWriteParams;
   /** The name as sent, trimmed. */
   name: string;
   /** The sanitised description, when a non-empty one was sent (it then takes part in the match). */
@@ -71,10 +72,10 @@ export interface LinkedPlan {
   build: (linkedDelta: number) => TransactItem[];
 }
 
-export function draftOf(kind: LinkedKind, p: Record<string, unknown>): LinkedDraft {
+export function draftOf(kind: LinkedKind, p: LinkedWriteParams): LinkedDraft {
   if (p.status === 'trash') throw invalidParam('status', `status cannot be trash when creating a ${kind}`);
   const description = typeof p.description === 'string' && p.description.trim() !== '' ? sanitizeHtml(p.description) : undefined;
-  return { kind, p, name: String(p[kind]).trim(), description };
+  return { kind, p, name: (p[kind] ?? '').trim(), description };
 }
 
 const slugBaseOf = (d: LinkedDraft): string => slugify(d.name) || d.kind;
@@ -162,7 +163,7 @@ export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, 
  * (created false), else an id from `ids` and a free slug are taken — and returns the plan with every item of
  * its transaction. `attempt` > 0 (planning again after a lost race) reads consistently and spreads slugs.
  */
-export async function planLinked(kind: LinkedKind, p: Record<string, unknown>, ctx: RequestContext, ids: IdPool, attempt = 0):
+export async function planLinked(kind: LinkedKind, p: LinkedWriteParams, ctx: RequestContext, ids: IdPool, attempt = 0):
   Promise<{ plan: LinkedPlan; items: TransactItem[] }> {
   const reads = new ReadSet(attempt > 0);
   const d = draftOf(kind, p);
@@ -179,7 +180,7 @@ export async function planLinked(kind: LinkedKind, p: Record<string, unknown>, c
  * route); any failure is a 400 rest_invalid_param keyed by the event field (`venue` / `organizer`).
  * Unknown and read-only keys are ignored; `translation_language` comes from the event request.
  */
-export async function validateInline(kind: LinkedKind, input: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {
+export async function validateInline(kind: LinkedKind, input: Record<string, unknown>, ctx: RequestContext): Promise<LinkedWriteParams> {
   const reasons: string[] = [];
   const out: Record<string, unknown> = {};
   for (const spec of createSpecs(kind)) {
@@ -202,5 +203,6 @@ export async function validateInline(kind: LinkedKind, input: Record<string, unk
     }
   }
   if (reasons.length) throw invalidParams({ [kind]: `${kind}: ${reasons.join('; ')}` });
-  return out;
+  // Parsed by the kind's own create parameters, as the pipeline parses a POST body (lib/http/handler.ts).
+  return out as LinkedWriteParams;
 }

@@ -8,6 +8,7 @@ import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
 import { forbidden, invalidParam } from '../http/errors.js';
 import { ParamError } from '../model/errors.js';
+import type { LinkedWriteParams } from '../routes/linked.js';
 import type { PostStatus } from '../model/status.js';
 import type { Language } from '../model/language.js';
 import { pad, postKey } from '../store/keys.js';
@@ -103,14 +104,14 @@ function readDate(name: string, raw: unknown, tz: string): Wall {
  * (contract §7; unlike the origin, omitted show_map/status/image are not reset). Text goes to the request
  * language only (contract §8). The result carries no slug changes and keeps `linked` as it was.
  */
-export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p: Record<string, unknown>,
+export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p: LinkedWriteParams,
   existing: LinkedItem | null, id: number): Promise<LinkedItem> {
   const caller = ctx.caller!;
   const userId = (await ctx.userId())!;
   const now = nowUtcWall();
 
   if (p.author !== undefined && p.author !== (existing?.author ?? userId) && caller.role !== 'editor') throw forbidden(true);
-  const status = scaleStatus(caller, p.status as PostStatus | undefined, existing === null) ?? existing!.status;
+  const status = scaleStatus(caller, p.status, existing === null) ?? existing!.status;
   if (existing === null && status === 'trash') throw invalidParam('status', `status cannot be trash when creating a ${kind}`);
 
   let dateUtc = existing?.dateUtc ?? now;
@@ -119,8 +120,8 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
 
   const lang = ctx.lang;
   const text: LinkedText = { ...(existing?.tr[lang] ?? {}) };
-  if (p[kind] !== undefined) text.name = (p[kind] as string).trim();
-  if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
+  if (p[kind] !== undefined) text.name = p[kind].trim();
+  if (p.description !== undefined) text.description = sanitizeHtml(p.description);
   const tr = { ...(existing?.tr ?? {}), [lang]: text };
 
   const item: LinkedItem = {
@@ -129,7 +130,7 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
     kind,
     id,
     v: (existing?.v ?? 0) + 1,
-    author: (p.author as number | undefined) ?? existing?.author ?? userId,
+    author: p.author ?? existing?.author ?? userId,
     status,
     slug: existing?.slug ?? '',
     tr,
@@ -141,7 +142,7 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
     GSI2SK: collectionSortKey(dateUtc, id),
   };
   if (p.excerpt !== undefined) {
-    const excerpt = sanitizeHtml(p.excerpt as string);
+    const excerpt = sanitizeHtml(p.excerpt);
     if (excerpt) item.excerpt = excerpt;
     else delete item.excerpt;
   }
@@ -168,16 +169,16 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
       if (derived) item.stateprovince = derived;
       else delete item.stateprovince;
     }
-    item.showMap = (p.show_map as boolean | undefined) ?? existing?.showMap ?? true;
-    item.showMapLink = (p.show_map_link as boolean | undefined) ?? existing?.showMapLink ?? true;
+    item.showMap = p.show_map ?? existing?.showMap ?? true;
+    item.showMapLink = p.show_map_link ?? existing?.showMapLink ?? true;
   }
   if (p.image !== undefined) {
     if (p.image === '') delete item.image;
-    else item.image = p.image as string;
+    else item.image = p.image;
   }
   if (p.password !== undefined) {
     if (p.password === '') delete item.pw;
-    else item.pw = hashPassword(p.password as string);
+    else item.pw = hashPassword(p.password);
   }
   if (existing === null) item.linked = 0;
   return item;

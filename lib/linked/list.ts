@@ -9,6 +9,7 @@ import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
+import type { LinkedListParams } from '../routes/linked.js';
 import type { PostStatus } from '../model/status.js';
 import { postKey } from '../store/keys.js';
 import { hasLinkedEventFrom } from '../store/links.js';
@@ -69,11 +70,9 @@ async function filterAsync<T>(list: T[], width: number, keep: (t: T) => Promise<
   return out;
 }
 
-export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedListParams>): Promise<HttpResult> => {
   const p = ctx.params;
-  const page = p.page as number;
-  const perPage = p.per_page as number;
-  const statuses = p.status as PostStatus[] | undefined;
+  const { page, per_page: perPage, status: statuses } = p;
   const userId = ctx.caller ? await ctx.userId() : null;
 
   // A plain list (no event, has_events, upcoming or search filter) is counted from the kind's status counts
@@ -87,12 +86,12 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
   } else {
     entries = await filteredCollection(kind, ctx, userId);
   }
-  const password = p.password as string | undefined;
+  const password = p.password;
   const locked = (item: LinkedItem) => isLocked(item, password) && !(p.context === 'edit' && canEdit(ctx.caller, userId, item));
 
   let full: Map<number, LinkedItem> | null = null;
   if (p.search !== undefined) {
-    const fragments = searchFragments(p.search as string);
+    const fragments = searchFragments(p.search);
     const items = (await batchGet(entries.map((e) => postKey(e.id)))) as LinkedItem[];
     full = new Map(items.map((i) => [i.id, i]));
     entries = entries.filter((e) => {
@@ -125,13 +124,13 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext): Pro
 };
 
 /** Every index entry of the kind that the caller sees and the event, has_events and upcoming filters keep. */
-async function filteredCollection(kind: LinkedKind, ctx: RequestContext, userId: number | null): Promise<LinkedIndexEntry[]> {
+async function filteredCollection(kind: LinkedKind, ctx: RequestContext<LinkedListParams>, userId: number | null): Promise<LinkedIndexEntry[]> {
   const p = ctx.params;
-  const statuses = p.status as PostStatus[] | undefined;
+  const statuses = p.status;
   let entries = (await queryCollection(kind)).filter((e) => listVisible(ctx.caller, userId, statuses, e));
 
   if (p.event !== undefined) {
-    const event = await getPost(p.event as number);
+    const event = await getPost(p.event);
     const ids = new Set<number>(kind === 'venue'
       ? (event?.venue !== undefined ? [event.venue as number] : [])
       : ((event?.organizers as number[] | undefined) ?? []));
@@ -151,9 +150,9 @@ async function filteredCollection(kind: LinkedKind, ctx: RequestContext, userId:
  * The normalised query rest_url echoes (reference §5.1: page, per_page, event, has_events, status). We also
  * echo only_with_upcoming and search, so that next_rest_url pages through the same list.
  */
-function echoLinked(ctx: RequestContext): URLSearchParams {
+function echoLinked(ctx: RequestContext<LinkedListParams>): URLSearchParams {
   const p = ctx.params;
-  return echoQuery(p.page as number, [
+  return echoQuery(p.page, [
     ['per_page', p.per_page], ['event', p.event], ['has_events', p.has_events],
     ['only_with_upcoming', p.only_with_upcoming === true ? 'true' : undefined], ['status', p.status], ['search', p.search],
     ['translation_language', p.translation_language],

@@ -5,6 +5,8 @@
 import { canEdit, canRead } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
+import type { LinkedDeleteParams, LinkedReadParams, LinkedUpdateParams, LinkedWriteParams } from '../routes/linked.js';
+import type { RecordRefParams } from '../routes/types.js';
 import { ApiError, forbidden } from '../http/errors.js';
 import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
@@ -27,10 +29,10 @@ const notFound = (kind: LinkedKind, ref: string): ApiError => {
 };
 
 /** The record the path names (by id or slug), of this kind; 404 otherwise (contract §3). */
-async function load(kind: LinkedKind, ctx: RequestContext, consistent = false): Promise<LinkedItem> {
-  const ref = ctx.params.id !== undefined ? (ctx.params.id as number) : (ctx.params.slug as string);
-  const item = typeof ref === 'number' ? await getPost(ref, consistent) : await findBySlug(kind, ref, consistent);
-  if (!item || item.kind !== kind) throw notFound(kind, typeof ref === 'number' ? String(ctx.raw.id) : ref);
+async function load(kind: LinkedKind, ctx: RequestContext<RecordRefParams>, consistent = false): Promise<LinkedItem> {
+  const ref = ctx.params;
+  const item = ref.id !== undefined ? await getPost(ref.id, consistent) : await findBySlug(kind, ref.slug, consistent);
+  if (!item || item.kind !== kind) throw notFound(kind, ref.id !== undefined ? String(ctx.raw.id) : ref.slug);
   return item as LinkedItem;
 }
 
@@ -42,13 +44,13 @@ async function respond(kind: LinkedKind, ctx: RequestContext, item: LinkedItem, 
 }
 
 /** GET /{kind}s/{id} and /by-slug/{slug}. */
-export const getLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+export const getLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedReadParams>): Promise<HttpResult> => {
   const item = await load(kind, ctx);
   const userId = await ctx.userId();
   if (!canRead(ctx.caller, userId, item)) {
     throw new ApiError(403, `${kind}-not-accessible`, `The requested ${kind} is not accessible`);
   }
-  const password = ctx.params.password as string | undefined;
+  const password = ctx.params.password;
   const unlocked = !item.pw || (ctx.params.context === 'edit' && canEdit(ctx.caller, userId, item))
     || (password !== undefined && checkPassword(password, item.pw));
   const body = renderLinked(kind, item, ctx, { jsonLd: true, blank: !unlocked });
@@ -56,7 +58,7 @@ export const getLinked = (kind: LinkedKind) => async (ctx: RequestContext): Prom
 };
 
 /** POST /{kind}s: creates, or de-duplicates onto an existing record (201 either way, reference §10.2). */
-export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedWriteParams>): Promise<HttpResult> => {
   const ids = new IdPool();
   return retryConflicts(async (attempt) => {
     ids.restart();
@@ -73,7 +75,7 @@ export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
 };
 
 /** Loads the record for a write: 404 when missing, 403 when the caller may not change it, 412 on If-Match. */
-async function loadForWrite(kind: LinkedKind, ctx: RequestContext): Promise<LinkedItem> {
+async function loadForWrite(kind: LinkedKind, ctx: RequestContext<RecordRefParams>): Promise<LinkedItem> {
   const item = await load(kind, ctx, true);
   if (!canEdit(ctx.caller, await ctx.userId(), item)) throw forbidden(true);
   checkIfMatch(ctx.headers['if-match'], item.v);
@@ -87,7 +89,7 @@ const withRetry = <T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> =>
 const baseSlug = (item: LinkedItem): string => item.slugBeforeTrash ?? item.slug.replace(/__trashed(-\d+)?$/, '');
 
 /** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
-export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedUpdateParams>): Promise<HttpResult> => {
   let trashed = false;
   const result = await withRetry(ctx, async () => {
     const existing = await loadForWrite(kind, ctx);
@@ -115,7 +117,7 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext): P
  * DELETE /{kind}s/{id} and by-slug: to the trash (200 + the trashed record; again → 410), or with
  * `force=true` (editors only) permanently (200 + the record as it was). Either unlinks it from every event.
  */
-export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext): Promise<HttpResult> => {
+export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedDeleteParams>): Promise<HttpResult> => {
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
   if (force) {

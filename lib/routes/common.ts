@@ -1,80 +1,98 @@
 /** Parameters shared by several routes. */
 import { ParamError } from '../model/errors.js';
 import { POST_STATUSES, type PostStatus } from '../model/status.js';
-import { LANGUAGES, type ParamSpec, type ParseContext, type Schema } from './types.js';
+import { LANGUAGES, type Language, type ParamSpec, type ParseContext, type RefKind, type Schema } from './types.js';
 import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
 
-type Parse = ParamSpec['parse'];
-
-export function param(
-  name: string,
-  where: ParamSpec['in'],
-  description: string,
-  schema: Schema,
-  parse: Parse,
-  extra: Partial<Pick<ParamSpec, 'required' | 'default'>> = {},
-): ParamSpec {
-  return { name, in: where, description, schema, parse, ...extra };
+/** A parameter whose handler gets `T | undefined` (see `required` and `withDefault` for the others). */
+export function param<N extends string, T>(name: N, where: ParamSpec['in'], description: string, schema: Schema,
+  parse: (raw: unknown, ctx: ParseContext) => T): ParamSpec<N, T, false> {
+  return { name, in: where, description, schema, parse };
 }
 
+/** The same parameter, required: the pipeline answers 400 rest_missing_callback_param without it. */
+export function required<N extends string, T, O>(p: ParamSpec<N, T, boolean, O>): ParamSpec<N, T, true, O> {
+  const { present: _present, ...spec } = p;
+  return { ...spec, required: true };
+}
+
+/** Required on create only (an update changes only what it sends): typed as optional for the shared write code. */
+export const requiredWhen = <N extends string, T>(create: boolean, p: ParamSpec<N, T, false>): ParamSpec<N, T, false> =>
+  (create ? { ...p, required: true } : p);
+
+/** The same parameter with a default: the handler always gets a value. */
+export function withDefault<N extends string, T>(p: ParamSpec<N, T>, value: T): ParamSpec<N, T, true> {
+  const { present: _present, ...spec } = p;
+  return { ...spec, default: value };
+}
+
+/** The same parameter, naming records of `kind` that must exist (and, in filters, be readable by the caller). */
+/** The same parameter naming records of `kind` by id (or term slug): the handler gets their ids (number or number[]). */
+export function resolving<N extends string, T, P extends boolean>(p: ParamSpec<N, T, P>, kind: RefKind):
+  ParamSpec<N, T, P, T extends readonly unknown[] ? number[] : number> {
+  const { out: _out, ...spec } = p;
+  return { ...spec, refs: kind };
+}
+
+/** The same parameter, whose `refIds` must name existing records of `kind`; the value itself is kept. */
+export const checking = <N extends string, T, P extends boolean>(p: ParamSpec<N, T, P>, kind: RefKind,
+  refIds: (value: T) => (string | number)[]): ParamSpec<N, T, P> => ({ ...p, refs: kind, refIds });
+
 /** Path ids are digits (the route guarantees it); 0 or an id beyond any counter names no record → 404 later. */
-export const idParam = (what: string): ParamSpec =>
-  param('id', 'path', `the ${what} ID`, { type: 'integer', minimum: 0 }, (v) => {
+export const idParam = (what: string) =>
+  required(param('id', 'path', `the ${what} ID`, { type: 'integer', minimum: 0 }, (v) => {
     const n = Number(v);
     return Number.isSafeInteger(n) ? n : 0;
-  }, { required: true });
+  }));
 
-export const slugParam = (what: string): ParamSpec =>
-  param('slug', 'path', `the ${what} slug`, text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other), {
-    required: true,
-  });
+export const slugParam = (what: string) =>
+  required(param('slug', 'path', `the ${what} slug`, text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other)));
 
-export const translationLanguage: ParamSpec = param(
+export const translationLanguage = param(
   'translation_language',
   'query',
   'the content language of the request and response (else the path prefix, else en)',
   { type: 'string', enum: LANGUAGES },
   (v) => {
     // Exactly one of the codes (contract §8: any other value is a 400; no trimming or case folding).
-    if (typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v)) return v;
+    if (typeof v === 'string' && (LANGUAGES as readonly string[]).includes(v)) return v as Language;
     throw new ParamError(`must be one of: ${LANGUAGES.join(', ')}`);
   },
 );
 
-export const page: ParamSpec = param('page', 'query', 'the archive page to return', { type: 'integer', minimum: 1, default: 1 },
-  (v) => parsePositiveInt(v), { default: 1 });
+export const page = withDefault(param('page', 'query', 'the archive page to return', { type: 'integer', minimum: 1, default: 1 },
+  (v) => parsePositiveInt(v)), 1);
 
 export const MAX_PER_PAGE = 50;
-export const perPage: ParamSpec = param(
+export const perPage = withDefault(param(
   'per_page',
   'query',
   `the number of results per page (clamped to ${MAX_PER_PAGE})`,
   { type: 'integer', minimum: 1, default: 10 },
   (v) => Math.min(parsePositiveInt(v), MAX_PER_PAGE),
-  { default: 10 },
-);
+), 10);
 
-export const search = (fields: string): ParamSpec =>
+export const search = (fields: string) =>
   param('search', 'query', `words to look for in ${fields}`, text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other));
 
-export const passwordRead: ParamSpec = param('password', 'query', 'the password of a password-protected record',
+export const passwordRead = param('password', 'query', 'the password of a password-protected record',
   text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other));
 
-export const contextParam: ParamSpec = param('context', 'query',
+export const contextParam = param('context', 'query',
   'view (default) or edit, in any letter case: edit shows password-protected content to callers who may edit the record',
   anyCaseEnum(['view', 'edit']), parseEnum(['view', 'edit'] as const));
 
-export const forceParam: ParamSpec = param('force', 'query', 'delete permanently instead of moving to the trash (editors only)',
-  { type: 'boolean', default: false }, parseBoolean);
+export const forceParam = withDefault(param('force', 'query', 'delete permanently instead of moving to the trash (editors only)',
+  { type: 'boolean', default: false }, parseBoolean), false);
 
-export const boolParam = (name: string, description: string, where: ParamSpec['in'] = 'body'): ParamSpec =>
+export const boolParam = <N extends string>(name: N, description: string, where: ParamSpec['in'] = 'body') =>
   param(name, where, description, { type: 'boolean' }, parseBoolean);
 
 export { POST_STATUSES, type PostStatus } from '../model/status.js';
 
 /** A status list filter: anonymous callers and subscribers may only ask for `publish` (reference §11.2). */
-export const statusFilter = (what: string): ParamSpec =>
+export const statusFilter = (what: string) =>
   param('status', 'query', `the ${what} statuses to include (publish, future, draft, pending, private, trash; any letter case); `
     + 'anonymous callers and subscribers may ask only for publish',
     queryList(anyCaseEnum(POST_STATUSES)),
@@ -92,5 +110,5 @@ export const statusFilter = (what: string): ParamSpec =>
       return [...new Set(list)] as PostStatus[];
     });
 
-export const statusWrite = (what: string): ParamSpec =>
+export const statusWrite = (what: string) =>
   param('status', 'body', `the ${what} status (any letter case)`, anyCaseEnum(POST_STATUSES), parseEnum(POST_STATUSES));

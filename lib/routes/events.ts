@@ -2,27 +2,26 @@
 import { ParamError } from '../model/errors.js';
 import { validateFilterDate } from '../time/list-bounds.js';
 import {
-  boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, search, slugParam, statusFilter,
-  statusWrite, translationLanguage,
+  boolParam, checking, contextParam, forceParam, idParam, page, param, passwordRead, perPage, requiredWhen, resolving, search,
+  slugParam, statusFilter, statusWrite, translationLanguage, withDefault,
 } from './common.js';
+import type { LinkInput, LinkRef } from '../model/links.js';
 import { MAX_LIST, parseBoolean, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
-import type { OperationSpec, ParamSpec, RouteSpec, Schema } from './types.js';
+import type { AnyParam, OperationSpec, ParamValues, RecordRefParams, RouteSpec, Schema } from './types.js';
 import { dateInput, NOT_BLANK, queryList, text, urlOrEmpty } from './schemas.js';
 import { normalizeTimezone } from '../time/zones.js';
 import { parseInstant } from '../time/parse.js';
 
-const dateFilter = (name: string, description: string): ParamSpec =>
+const dateFilter = <N extends string>(name: N, description: string) =>
   param(name, 'query', `${description} (a date, date and time, Unix timestamp or phrase such as "tomorrow")`,
     dateInput(), validateFilterDate);
 
 /** ids or slugs of terms; resolved to ids by the pipeline. */
-const termFilter = (name: 'categories' | 'tags', kind: 'category' | 'tag'): ParamSpec => ({
-  ...param(name, 'query', `${kind} ids or slugs; events in any of them`, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
-    (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))),
-  refs: kind,
-});
+const termFilter = <N extends 'categories' | 'tags'>(name: N, kind: 'category' | 'tag') =>
+  resolving(param(name, 'query', `${kind} ids or slugs; events in any of them`, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
+    (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))), kind);
 
-const listParams: ParamSpec[] = [
+export const eventListParams = [
   page, perPage,
   dateFilter('start_date', 'events that start on or after this day'),
   dateFilter('end_date', 'events that end on or before this day'),
@@ -30,14 +29,14 @@ const listParams: ParamSpec[] = [
   dateFilter('starts_after', 'events that start after this day'),
   dateFilter('ends_before', 'events that end before this day'),
   dateFilter('ends_after', 'events that end after this day'),
-  param('strict_dates', 'query', 'true compares the exact times given instead of whole days', { type: 'boolean', default: false },
-    parseBoolean),
+  withDefault(param('strict_dates', 'query', 'true compares the exact times given instead of whole days', { type: 'boolean', default: false },
+    parseBoolean), false),
   search('title, description and excerpt'),
   termFilter('categories', 'category'),
   termFilter('tags', 'tag'),
-  { ...param('venue', 'query', 'venue ids; events at any of them', queryList({ type: 'integer', minimum: 1 }), parseIdList), refs: 'venue' },
-  { ...param('organizer', 'query', 'organizer ids; events by any of them', queryList({ type: 'integer', minimum: 1 }), parseIdList),
-    refs: 'organizer' },
+  resolving(param('venue', 'query', 'venue ids; events at any of them', queryList({ type: 'integer', minimum: 1 }), parseIdList), 'venue'),
+  resolving(param('organizer', 'query', 'organizer ids; events by any of them', queryList({ type: 'integer', minimum: 1 }), parseIdList),
+    'organizer'),
   boolParam('featured', 'true: only featured events; false: only events that are not featured', 'query'),
   statusFilter('event'),
   boolParam('geoloc', 'accepted for compatibility; has no effect', 'query'),
@@ -45,19 +44,20 @@ const listParams: ParamSpec[] = [
   param('geoloc_lng', 'query', 'accepted for compatibility; has no effect', { type: 'number' }, parseNumber),
   param('include', 'query', 'only these event ids (the date window is ignored)', queryList({ type: 'integer', minimum: 1 }),
     parseIdList),
-  { ...param('post_parent', 'query', 'events whose parent is this event', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
-    refs: 'event' },
+  resolving(param('post_parent', 'query', 'events whose parent is this event', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
+    'event'),
   param('ticketed', 'query', 'false is accepted; true is refused (400): this service has no ticketing', { type: 'boolean' },
-    (v) => {
+    (v): false => {
       if (parseBoolean(v)) throw new ParamError('ticketing is not available on this service');
       return false;
     }),
   passwordRead,
   translationLanguage,
-];
+] as const;
+export type EventListParams = ParamValues<typeof eventListParams>;
 
 /** A venue: 0, null or "" clears; an id or {id} links; an object creates or reuses one (contract §7). */
-function parseVenueInput(v: unknown): unknown {
+function parseVenueInput(v: unknown): LinkInput {
   if (v === null || v === '' || v === 0 || v === '0' || (Array.isArray(v) && v.length === 0)) return { clear: true };
   // A one-element list is what the origin's clients send (`venue: [12]`); an event has one venue.
   if (Array.isArray(v)) {
@@ -73,13 +73,13 @@ function parseVenueInput(v: unknown): unknown {
   throw new ParamError('must be a venue id, {"id": N}, a venue object, or 0 to remove the venue');
 }
 
-function parseOrganizerInput(v: unknown): unknown {
+function parseOrganizerInput(v: unknown): LinkRef[] {
   if (v === null || v === '' || v === 0 || v === '0') return [];
   const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean)
     : typeof v === 'number' ? [v] : typeof v === 'object' ? (isOrganizerObject(v) ? [v] : Object.values(v as object)) : null;
   if (!items) throw new ParamError('must be a list of organizer ids, {"id": N} objects or organizer objects');
   if (items.length > MAX_LIST) throw new ParamError(`must hold at most ${MAX_LIST} entries`);
-  return items.map((i) => {
+  return items.map((i): LinkRef => {
     if (typeof i === 'number' || (typeof i === 'string' && /^\d+$/.test(i))) return { id: parsePositiveInt(i) };
     if (i && typeof i === 'object' && !Array.isArray(i)) {
       const o = i as Record<string, unknown>;
@@ -90,12 +90,11 @@ function parseOrganizerInput(v: unknown): unknown {
 }
 
 /** The ids among parsed venue/organizer inputs ({id} entries); inline objects are checked when created. */
-const linkedIds = (inputs: unknown[]): number[] =>
-  inputs.map((i) => (i as { id?: number }).id).filter((id): id is number => id !== undefined);
+const linkedIds = (inputs: LinkInput[]): number[] => inputs.flatMap((i) => ('id' in i ? [i.id] : []));
 
 const isOrganizerObject = (v: object): boolean => 'organizer' in v || 'email' in v || 'phone' in v;
 
-function parseTermsInput(v: unknown): unknown {
+function parseTermsInput(v: unknown): (number | string)[] {
   if (v === '' || v === null || (Array.isArray(v) && v.length === 0)) return [];
   const items = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : typeof v === 'number' ? [v] : null;
   if (!items) throw new ParamError('must be a list of term ids, slugs or names');
@@ -103,7 +102,7 @@ function parseTermsInput(v: unknown): unknown {
   return items
     .map((i) => (typeof i === 'string' ? i.trim() : i))
     .filter((i) => i !== '')
-    .map((i) => {
+    .map((i): number | string => {
       if (typeof i === 'number' && Number.isInteger(i) && i > 0) return i;
       if (typeof i === 'string') return /^\d+$/.test(i) ? Number(i) : parseString(i, TEXT_LIMITS.name);
       throw new ParamError('must be a list of term ids, slugs or names');
@@ -171,31 +170,30 @@ const ORGANIZER_INPUT: Schema = {
   ],
 };
 
-const writeDate = (name: string, description: string): ParamSpec =>
+const writeDate = <N extends string>(name: N, description: string) =>
   param(name, 'body', `${description} (YYYY-MM-DD HH:MM:SS in the event time zone, ISO 8601, Unix timestamp or a phrase)`,
-    dateInput(), (v) => {
+    dateInput(), (v): string | number => {
       parseInstant(v, 'UTC'); // format check only; the handler reads the value in the event's time zone
-      return v;
+      return v as string | number; // parseInstant accepts only strings and numbers
     });
 
-/** Event fields accepted on create and update; `required` marks the create-only requirement. */
-function writeParams(create: boolean): ParamSpec[] {
-  const req = { required: create };
+/** Event fields accepted on create and update; `requiredWhen` marks the create-only requirement. */
+export function eventWriteParams(create: boolean) {
   return [
-    param('title', 'body', 'the event title', text(TEXT_LIMITS.title),
-      (v) => parseString(v, TEXT_LIMITS.title).trim(), req),
+    requiredWhen(create, param('title', 'body', 'the event title', text(TEXT_LIMITS.title),
+      (v) => parseString(v, TEXT_LIMITS.title).trim())),
     param('description', 'body', 'the event description (HTML, sanitised)', text(TEXT_LIMITS.description),
       (v) => parseString(v, TEXT_LIMITS.description)),
     param('excerpt', 'body', 'the event excerpt (HTML, sanitised)', text(TEXT_LIMITS.excerpt),
       (v) => parseString(v, TEXT_LIMITS.excerpt)),
     param('slug', 'body', 'the event slug (made unique with -2, -3…)', text(TEXT_LIMITS.name), (v) => parseString(v, TEXT_LIMITS.name)),
     statusWrite('event'),
-    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer', minimum: 1 },
-      (v) => parsePositiveInt(v)), refs: 'user' },
+    resolving(param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer', minimum: 1 },
+      (v) => parsePositiveInt(v)), 'user'),
     writeDate('date', 'the publication date'),
     writeDate('date_utc', 'the publication date in UTC'),
-    { ...writeDate('start_date', 'the event start'), ...req },
-    { ...writeDate('end_date', 'the event end'), ...req },
+    requiredWhen(create, writeDate('start_date', 'the event start')),
+    requiredWhen(create, writeDate('end_date', 'the event end')),
     param('timezone', 'body', 'an IANA time zone name, UTC or UTC±H[:MM]; default: the site time zone',
       { type: 'string', minLength: 1, pattern: NOT_BLANK },
       normalizeTimezone),
@@ -213,29 +211,31 @@ function writeParams(create: boolean): ParamSpec[] {
       + 'comma-separated; [], "" or null removes all', termsInput('category'), parseTermsInput),
     param('tags', 'body', 'tag ids, slugs or names (unknown names create tags; at most 20 per event), as a list or comma-separated; '
       + '[], "" or null removes all', termsInput('tag'), parseTermsInput),
-    { ...param('venue', 'body', 'a venue id, {"id": N}, a one-element list of either, or a venue object to create (as the body of '
-      + 'POST /venues); 0, "", [] or null removes the venue', VENUE_INPUT, parseVenueInput),
-    refs: 'venue', refIds: (v) => linkedIds([v]) },
-    { ...param('organizer', 'body', 'organizer ids, {"id": N} objects or organizer objects to create (as the body of POST '
+    checking(param('venue', 'body', 'a venue id, {"id": N}, a one-element list of either, or a venue object to create (as the body of '
+      + 'POST /venues); 0, "", [] or null removes the venue', VENUE_INPUT, parseVenueInput), 'venue', (v) => linkedIds([v])),
+    checking(param('organizer', 'body', 'organizer ids, {"id": N} objects or organizer objects to create (as the body of POST '
       + '/organizers; at most 10 per event), as a list, one of them, or comma-separated ids; [], 0, "" or null removes all',
-    ORGANIZER_INPUT, parseOrganizerInput),
-    refs: 'organizer', refIds: (v) => linkedIds(v as unknown[]) },
+    ORGANIZER_INPUT, parseOrganizerInput), 'organizer', linkedIds),
     param('password', 'body', 'a password that readers must send to see the event; "" removes it', text(TEXT_LIMITS.other, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.other, { allowEmpty: true })),
     translationLanguage,
-  ];
+  ] as const;
 }
+export type EventWriteParams = ParamValues<ReturnType<typeof eventWriteParams>>;
+export type EventReadParams = RecordRefParams & ParamValues<readonly [typeof passwordRead, typeof contextParam]>;
+export type EventUpdateParams = RecordRefParams & EventWriteParams;
+export type EventDeleteParams = RecordRefParams & ParamValues<readonly [typeof forceParam]>;
 
 const readErrors = [400, 401, 403, 404];
 const writeErrors = [400, 401, 403, 404, 412, 413];
 
-const single = (idOrSlug: ParamSpec, suffix: string): OperationSpec[] => [
+const single = (idOrSlug: AnyParam, suffix: string): OperationSpec[] => [
   { id: `events.get${suffix}`, method: 'GET', summary: 'Returns one event', capability: 'public', success: 200,
     errors: readErrors, response: 'Event', params: [idOrSlug, passwordRead, contextParam, translationLanguage] },
   ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({
     id: `events.update${suffix}${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
     summary: 'Updates an event (only the fields sent change)', capability: 'edit_posts', success: 200, errors: writeErrors,
-    response: 'Event', params: [idOrSlug, ...writeParams(false).filter((p) => !(suffix && p.name === 'slug'))] })),
+    response: 'Event', params: [idOrSlug, ...eventWriteParams(false).filter((p) => !(suffix && p.name === 'slug'))] })),
   { id: `events.delete${suffix}`, method: 'DELETE', summary: 'Moves an event to the trash, or deletes it with force=true',
     capability: 'edit_posts', success: 200, errors: [400, 401, 403, 404, 410, 412], response: 'Event',
     params: [idOrSlug, forceParam, translationLanguage] },
@@ -245,9 +245,9 @@ export const eventRoutes: RouteSpec[] = [
   {
     path: '/events', group: 'events', operations: [
       { id: 'events.list', method: 'GET', summary: 'Lists events in a date window', capability: 'public', success: 200,
-        errors: [400, 401, 404], response: 'EventList', params: listParams },
+        errors: [400, 401, 404], response: 'EventList', params: eventListParams },
       { id: 'events.create', method: 'POST', summary: 'Creates an event', capability: 'create_posts', success: 201,
-        errors: [400, 401, 403, 413], response: 'Event', params: writeParams(true) },
+        errors: [400, 401, 403, 413], response: 'Event', params: eventWriteParams(true) },
     ],
   },
   { path: '/events/{id}', group: 'events', operations: single(idParam('event'), '') },

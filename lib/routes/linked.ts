@@ -1,16 +1,16 @@
 /** The /venues and /organizers routes (reference §4.2–4.3, §7, §9.2, §10.2–10.3). */
 import {
-  boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, search, slugParam, statusFilter,
-  statusWrite, translationLanguage,
+  boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, requiredWhen, resolving, search, slugParam,
+  statusFilter, statusWrite, translationLanguage,
 } from './common.js';
 import { parsePositiveInt, parseString, parseTruthy, parseUrl, TEXT_LIMITS } from './parsers.js';
 import { ParamError } from '../model/errors.js';
-import type { Group, OperationSpec, ParamSpec, RouteSpec } from './types.js';
+import type { AnyParam, Group, OperationSpec, ParamValues, RecordRefParams, RouteSpec } from './types.js';
 import { dateInput, text as textSchema, urlOrEmpty } from './schemas.js';
 
 type Kind = 'venue' | 'organizer';
 
-const text = (name: string, description: string, max: number = TEXT_LIMITS.other): ParamSpec =>
+const text = <N extends string>(name: N, description: string, max: number = TEXT_LIMITS.other) =>
   param(name, 'body', description, textSchema(max, { allowEmpty: true }), (v) => parseString(v, max, { allowEmpty: true }));
 
 const imageParam = param('image', 'body', 'an absolute http(s) image URL, or "" to remove the image', urlOrEmpty(),
@@ -21,33 +21,36 @@ const imageParam = param('image', 'body', 'an absolute http(s) image URL, or "" 
     return parseUrl(v, { allowEmpty: true });
   });
 
-const FIELDS: Record<Kind, ParamSpec[]> = {
+const websiteParam = param('website', 'body', 'website (absolute http(s) URL), or "" to clear it', urlOrEmpty(),
+  (v) => parseUrl(v, { allowEmpty: true }));
+
+const FIELDS = {
   venue: [
     text('address', 'street address'), text('city', 'city'), text('country', 'country'), text('province', 'province'),
     text('state', 'state'), text('zip', 'postal code'), text('phone', 'phone number'),
     text('stateprovince', 'state or province (derived from state/province when not given)'),
-    param('website', 'body', 'website (absolute http(s) URL), or "" to clear it', urlOrEmpty(), (v) => parseUrl(v, { allowEmpty: true })),
+    websiteParam,
     boolParam('show_map', 'whether to show a map (default true)'),
     boolParam('show_map_link', 'whether to show a map link (default true)'),
   ],
   organizer: [
     text('phone', 'phone number'),
-    param('website', 'body', 'website (absolute http(s) URL), or "" to clear it', urlOrEmpty(), (v) => parseUrl(v, { allowEmpty: true })),
+    websiteParam,
     text('email', 'e-mail address'),
   ],
-};
+} as const;
 
-function writeParams(kind: Kind, create: boolean): ParamSpec[] {
+function writeParams<K extends Kind>(kind: K, create: boolean) {
   return [
-    param(kind, 'body', `the ${kind} name`, textSchema(TEXT_LIMITS.title),
-      (v) => parseString(v, TEXT_LIMITS.title).trim(), { required: create }),
+    requiredWhen(create, param(kind, 'body', `the ${kind} name`, textSchema(TEXT_LIMITS.title),
+      (v) => parseString(v, TEXT_LIMITS.title).trim())),
     param('description', 'body', `the ${kind} description (HTML, sanitised)`, textSchema(TEXT_LIMITS.description, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.description, { allowEmpty: true })),
     param('excerpt', 'body', `the ${kind} excerpt (HTML, sanitised)`, textSchema(TEXT_LIMITS.excerpt, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.excerpt, { allowEmpty: true })),
     statusWrite(kind),
-    { ...param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer', minimum: 1 },
-      (v) => parsePositiveInt(v)), refs: 'user' },
+    resolving(param('author', 'body', 'the author user id (editors only may set someone else)', { type: 'integer', minimum: 1 },
+      (v) => parsePositiveInt(v)), 'user'),
     param('date', 'body', 'the publication date (YYYY-MM-DD HH:MM:SS in the site time zone, ISO 8601, Unix timestamp or a phrase)',
       dateInput(), (v) => parseString(v)),
     param('date_utc', 'body', 'the publication date in UTC (YYYY-MM-DD HH:MM:SS, ISO 8601, Unix timestamp or a phrase)', dateInput(),
@@ -58,16 +61,22 @@ function writeParams(kind: Kind, create: boolean): ParamSpec[] {
       textSchema(TEXT_LIMITS.other, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.other, { allowEmpty: true })),
     translationLanguage,
-  ];
+  ] as const;
 }
 
-function listParams(kind: Kind): ParamSpec[] {
+/** The parameters of venue and organizer writes, as the shared write code gets them (each kind sends its own). */
+export type LinkedWriteParams = Partial<ParamValues<ReturnType<typeof writeParams<'venue'>>> & ParamValues<ReturnType<typeof writeParams<'organizer'>>>>;
+
+/** The parameters POST /venues (resp. /organizers) declares: inline objects in event writes are validated against them. */
+export const linkedCreateParams = (kind: Kind): readonly AnyParam[] => writeParams(kind, true);
+
+function listParams(kind: Kind) {
   const fields = kind === 'venue' ? 'name, description, address, city, province, state, zip and phone'
     : 'name, description, phone, e-mail and website';
   return [
     page, perPage, search(fields),
-    { ...param('event', 'query', `only ${kind}s linked to this event`, { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
-      refs: 'event' },
+    resolving(param('event', 'query', `only ${kind}s linked to this event`, { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
+      'event'),
     param('has_events', 'query', `true (1, true, yes, on, y, enable or enabled, any case): only ${kind}s linked to a non-draft event; `
       + 'any other value: only those linked to none',
       { type: 'string' }, parseTruthy),
@@ -78,12 +87,16 @@ function listParams(kind: Kind): ParamSpec[] {
     passwordRead,
     contextParam,
     translationLanguage,
-  ];
+  ] as const;
 }
+export type LinkedListParams = ParamValues<ReturnType<typeof listParams>>;
+export type LinkedReadParams = RecordRefParams & ParamValues<readonly [typeof passwordRead, typeof contextParam]>;
+export type LinkedUpdateParams = RecordRefParams & LinkedWriteParams;
+export type LinkedDeleteParams = RecordRefParams & ParamValues<readonly [typeof forceParam]>;
 
 function routes(kind: Kind, group: Group, plural: string): RouteSpec[] {
   const title = kind[0]!.toUpperCase() + kind.slice(1);
-  const single = (key: ParamSpec, suffix: string): OperationSpec[] => [
+  const single = (key: AnyParam, suffix: string): OperationSpec[] => [
     { id: `${plural}.get${suffix}`, method: 'GET', summary: `Returns one ${kind}`, capability: 'public', success: 200,
       errors: [400, 401, 403, 404], response: title, params: [key, passwordRead, contextParam, translationLanguage] },
     ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({

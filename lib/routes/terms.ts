@@ -1,18 +1,19 @@
 /** The /categories and /tags routes (reference §4.4(b), §5.2, §8, §9.3, §10.4). */
-import { idParam, page, param, perPage, translationLanguage } from './common.js';
+import { checking, idParam, page, param, perPage, requiredWhen, resolving, translationLanguage } from './common.js';
 import { parseBoolean, parseEnum, parseList, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
-import type { OperationSpec, ParamSpec, RouteSpec } from './types.js';
+import type { OperationSpec, ParamValues, RouteSpec } from './types.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
 
 type Taxonomy = 'category' | 'tag';
 
-const termRefs = (name: string, description: string, kind: Taxonomy): ParamSpec => ({
-  ...param(name, 'query', description, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
-    (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))),
-  refs: kind,
-});
+const termRefs = <N extends string>(name: N, description: string, kind: Taxonomy) =>
+  resolving(param(name, 'query', description, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
+    (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))), kind);
 
-function listParams(kind: Taxonomy): ParamSpec[] {
+const eventRef = <N extends string>(name: N, description: string) =>
+  resolving(param(name, 'query', description, { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)), 'event');
+
+function listParams(kind: Taxonomy) {
   return [
     page, perPage,
     param('search', 'query', 'text to look for in the name and slug', text(TEXT_LIMITS.other), (v) => parseString(v)),
@@ -25,34 +26,38 @@ function listParams(kind: Taxonomy): ParamSpec[] {
       parseEnum(['id', 'name', 'slug', 'count', 'include', 'description', 'term_group'] as const)),
     param('hide_empty', 'query', 'omit terms with no published events', { type: 'boolean', default: true }, parseBoolean),
     ...(kind === 'category'
-      ? [{ ...param('parent', 'query', 'children of this category', { type: 'integer', minimum: 1 }, (v: unknown) => parsePositiveInt(v)),
-        refs: 'category' as const }]
+      ? [resolving(param('parent', 'query', 'children of this category', { type: 'integer', minimum: 1 }, (v: unknown) => parsePositiveInt(v)),
+        'category')]
       : []),
-    { ...param('post', 'query', 'terms of this event', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)), refs: 'event' },
-    { ...param('event', 'query', 'terms of this event (wins over post)', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
-      refs: 'event' },
+    eventRef('post', 'terms of this event'),
+    eventRef('event', 'terms of this event (wins over post)'),
     param('slug', 'query', 'the exact slug', text(TEXT_LIMITS.other), (v) => parseString(v)),
     translationLanguage,
-  ];
+  ] as const;
 }
+export type TermListParams = ParamValues<ReturnType<typeof listParams>>;
 
-function writeParams(kind: Taxonomy, create: boolean): ParamSpec[] {
+function writeParams(kind: Taxonomy, create: boolean) {
   return [
-    param('name', 'body', `the ${kind} name`, text(TEXT_LIMITS.name),
-      (v) => parseString(v, TEXT_LIMITS.name).trim(), { required: create }),
+    requiredWhen(create, param('name', 'body', `the ${kind} name`, text(TEXT_LIMITS.name),
+      (v) => parseString(v, TEXT_LIMITS.name).trim())),
     param('description', 'body', `the ${kind} description (HTML, sanitised)`, text(TEXT_LIMITS.description),
       (v) => parseString(v, TEXT_LIMITS.description)),
     param('slug', 'body', `the ${kind} slug (made unique with -2, -3…)`, text(TEXT_LIMITS.name), (v) => parseString(v, TEXT_LIMITS.name)),
-    ...(kind === 'category'
-      ? [{ ...param('parent', 'body', 'the parent category id; 0 or null moves the category to the top level',
+    kind === 'category'
+      ? checking(param('parent', 'body', 'the parent category id; 0 or null moves the category to the top level',
         { type: 'integer', minimum: 0, nullable: true },
-        (v: unknown) => (v === null || v === 0 || v === '0' ? 0 : parsePositiveInt(v))),
-        refs: 'category' as const, refIds: (v: unknown) => (v === 0 ? [] : [v as number]) }]
-      : [param('parent', 'body', 'tags are not hierarchical: any value but null is refused (400 rest_taxonomy_not_hierarchical)',
-        { type: 'integer', nullable: true }, (v) => v)]),
+        (v: unknown): number | null => (v === null || v === 0 || v === '0' ? 0 : parsePositiveInt(v))),
+      'category', (v) => (v === 0 || v === null ? [] : [v]))
+      // A tag's parent is kept only to be refused by the handler (null counts as not sent, as WordPress' isset).
+      : param('parent', 'body', 'tags are not hierarchical: any value but null is refused (400 rest_taxonomy_not_hierarchical)',
+        { type: 'integer', nullable: true }, (v): number | null => (v === null ? null : -1)),
     translationLanguage,
-  ];
+  ] as const;
 }
+export type TermWriteParams = ParamValues<ReturnType<typeof writeParams>>;
+export type TermIdParams = { id: number };
+export type TermUpdateParams = TermIdParams & TermWriteParams;
 
 function routes(kind: Taxonomy, plural: 'categories' | 'tags'): RouteSpec[] {
   const title = kind === 'category' ? 'Category' : 'Tag';

@@ -3,6 +3,9 @@
  * (GET /), the OpenAPI document (GET /doc), the local server's routing and the CDK routes.
  */
 import type { Caller } from '../auth/caller.js';
+import type { RefKind } from '../model/kinds.js';
+
+export type { RefKind };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Group = 'root' | 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
@@ -39,17 +42,22 @@ export interface ParseContext {
   caller: Caller | null;
 }
 
-export interface ParamSpec {
-  name: string;
+/**
+ * One parameter: where the document places it, its schema, and the parser that validates and normalises a present
+ * value into a `T` (or throws ParamError with a reason a client can act on). `Present` is true when the handler always
+ * gets a value (the parameter is required, or has a default), which types the handler's `ctx.params`.
+ */
+export interface ParamSpec<N extends string = string, T = unknown, Present extends boolean = boolean, Out = T> {
+  name: N;
   /** Where the OpenAPI document places it. At run time path > body > query for every parameter. */
   in: 'path' | 'query' | 'body';
   description: string;
   schema: Schema;
   required?: boolean;
   /** Documented default (dynamic defaults are documented by their description). */
-  default?: unknown;
+  default?: T;
   /** Validates and normalises a present value; throws ParamError with a human-readable reason. */
-  parse: (raw: unknown, ctx: ParseContext) => unknown;
+  parse(raw: unknown, ctx: ParseContext): T;
   /**
    * The ids (or, for terms, ids/slugs/names) in the parsed value must name existing records of this kind
    * (checked by the request pipeline against the store; unknown → 400 rest_invalid_param). Term references
@@ -57,13 +65,24 @@ export interface ParamSpec {
    */
   refs?: RefKind;
   /** For values that are not plain ids (e.g. `{id}` or inline objects): the ids to check; the value is kept. */
-  refIds?: (value: unknown) => (string | number)[];
+  refIds?(value: T): (string | number)[];
+  /** Type-level only: whether the handler always gets a value. */
+  readonly present?: Present;
+  /** Type-level only: what the handler gets (`T`, or the ids the pipeline resolved `refs` to). */
+  readonly out?: Out;
 }
 
-import type { RefKind } from '../model/kinds.js';
-export type { RefKind };
+/** The parsed parameters of an operation, as its handler gets them: `{ page: number; search?: string; … }`. */
+export type ParamValues<L extends readonly ParamSpec[]> = {
+  [S in L[number] as S extends ParamSpec<infer N, unknown, true, unknown> ? N : never]: S extends ParamSpec<string, unknown, true, infer O> ? O : never;
+} & {
+  [S in L[number] as S extends ParamSpec<string, unknown, true, unknown> ? never : S['name']]?: S extends ParamSpec<string, unknown, boolean, infer O> ? O : never;
+};
 
 /** Who may call an operation before the handler looks at a record (contract §3 processing order). */
+/** The path parameters of a single-record route: its id, or its slug on the by-slug routes (id wins: `slug` may be a body field). */
+export type RecordRefParams = { id: number } | { id?: undefined; slug: string };
+
 export type Capability =
   | 'public'
   | 'signed_in' // any authenticated caller, subscribers included
@@ -72,7 +91,10 @@ export type Capability =
   | 'manage_categories' // author and above
   | 'manage_tags'; // editor
 
-export interface OperationSpec {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyParam = ParamSpec<string, any, boolean, any>;
+
+export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam[]> {
   /**
    * Unique internal id, e.g. "events.list": the key of the handler tables and of the CDK routes. The OpenAPI
    * operationId is derived from it (lib/openapi/operation-ids.ts: "events.list" → "listEvents").
@@ -80,7 +102,7 @@ export interface OperationSpec {
   id: string;
   method: Method;
   summary: string;
-  params: ParamSpec[];
+  params: L;
   capability: Capability;
   /** Success status. */
   success: 200 | 201;
@@ -97,7 +119,7 @@ export interface RouteSpec {
   /** Path relative to the API root with {id} (digits) and {slug} captures; "/" is the namespace index. */
   path: string;
   group: Group;
-  operations: OperationSpec[];
+  operations: readonly OperationSpec[];
 }
 
 export const NAMESPACE = 'calendar/events/v1';

@@ -6,6 +6,7 @@
 import { canEdit, canRead } from '../auth/access.js';
 import type { EventItem } from '../events/record.js';
 import type { RequestContext } from '../http/context.js';
+import type { TermListParams } from '../routes/terms.js';
 import { listHeaders, serializePage, type PageLinks } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import { termKey, type Taxonomy } from '../store/keys.js';
@@ -93,40 +94,39 @@ export function termPageLinks(base: string, page: number, totalPages: number, la
   };
 }
 
-export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext<TermListParams>): Promise<HttpResult> {
   const p = ctx.params;
-  const page = p.page as number;
-  const perPage = p.per_page as number;
+  const { page, per_page: perPage } = p;
   const hierarchical = isHierarchical(taxonomy);
 
   const all = await queryTermIndex(taxonomy);
   let entries = all;
 
-  const eventId = (p.event ?? p.post) as number | undefined;
+  const eventId = p.event ?? p.post;
   if (eventId !== undefined) {
     const linked = await termsOfEvent(taxonomy, eventId, ctx);
     entries = entries.filter((e) => linked.has(e.id));
   }
-  const include = p.include as number[] | undefined;
+  const include = p.include;
   if (include) {
     const wanted = new Set(include);
     entries = entries.filter((e) => wanted.has(e.id));
   }
-  const exclude = p.exclude as number[] | undefined;
+  const exclude = p.exclude;
   if (exclude) {
     const unwanted = new Set(exclude);
     entries = entries.filter((e) => !unwanted.has(e.id));
   }
-  const parent = hierarchical ? (p.parent as number | undefined) : undefined;
+  const parent = hierarchical ? p.parent : undefined;
   if (parent !== undefined) entries = entries.filter((e) => e.parent === parent);
   if (p.slug !== undefined) {
-    const raw = (p.slug as string).trim().toLowerCase();
+    const raw = p.slug.trim().toLowerCase();
     const slug = slugify(raw);
     entries = entries.filter((e) => e.slug === raw || e.slug === slug);
   }
   const name = (e: TermEntry): string => indexName(e.nm, ctx.lang);
   if (p.search !== undefined) {
-    const needle = foldName((p.search as string).trim());
+    const needle = foldName(p.search.trim());
     entries = entries.filter((e) => name(e).includes(needle) || e.slug.includes(needle));
   }
   if (p.hide_empty !== false) {
@@ -134,10 +134,10 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext): Promis
     entries = entries.filter((e) => filled.has(e.id));
   }
 
-  const orderby = (p.orderby as TermOrderBy | undefined) ?? 'name';
+  const orderby: TermOrderBy = p.orderby ?? 'name';
   let full: Map<number, TermItem> | null = null;
   if (orderby === 'description') full = await fetchTerms(taxonomy, entries.map((e) => e.id));
-  sortEntries(entries, orderby, (p.order as 'asc' | 'desc' | undefined) ?? 'asc', {
+  sortEntries(entries, orderby, p.order ?? 'asc', {
     name,
     description: (e) => (full?.get(e.id) ? termText(full.get(e.id)!, ctx.lang, 'description') : ''),
     include,
@@ -156,7 +156,7 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext): Promis
 
   const plural = TAXONOMIES[taxonomy].plural;
   const base = `${ctx.apiUrl}/${plural}/`;
-  const links = termPageLinks(base, page, totalPages, p.translation_language as string | undefined);
+  const links = termPageLinks(base, page, totalPages, p.translation_language);
   return json(200, {
     rest_url: base,
     total,

@@ -4,6 +4,7 @@
  */
 import { unlinkEverywhere } from '../events/unlink.js';
 import type { RequestContext } from '../http/context.js';
+import type { TermIdParams, TermUpdateParams, TermWriteParams } from '../routes/terms.js';
 import { ApiError, invalidParam, preconditionFailed } from '../http/errors.js';
 import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
@@ -30,19 +31,19 @@ export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError 
   new ApiError(404, `rest-${taxonomy}-not-found`, `${TAXONOMIES[taxonomy].title} with ID ${id} does not exist.`);
 
 /** The id as the path gave it (an id beyond any counter parses to 0, but the message names what was asked for). */
-const pathId = (ctx: RequestContext): string => String(ctx.raw.id ?? ctx.params.id);
+const pathId = (ctx: RequestContext<TermIdParams>): string => String(ctx.raw.id ?? ctx.params.id);
 
 function respond(ctx: RequestContext, item: TermItem, status: number, extra: Record<string, string> = {}): HttpResult {
   return recordJson(status, serializeTerm(item, ctx), item.v, extra);
 }
 
 /** A sent `parent` on a tag is an error; `null` counts as not sent (as WordPress' isset). */
-function tagParentSent(ctx: RequestContext): boolean {
+function tagParentSent(ctx: RequestContext<TermWriteParams>): boolean {
   return ctx.params.parent !== undefined && ctx.params.parent !== null;
 }
 
-async function loadForWrite(taxonomy: Taxonomy, ctx: RequestContext): Promise<TermItem> {
-  const id = ctx.params.id as number;
+async function loadForWrite(taxonomy: Taxonomy, ctx: RequestContext<TermIdParams>): Promise<TermItem> {
+  const { id } = ctx.params;
   const item = await readTerm(taxonomy, id);
   if (!item) throw termNotFound(taxonomy, pathId(ctx));
   checkIfMatch(ctx.headers['if-match'], item.v);
@@ -61,25 +62,25 @@ async function commit(taxonomy: Taxonomy, prev: TermItem, items: TransactItem[])
   }
 }
 
-export async function getTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
-  const id = ctx.params.id as number;
+export async function getTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermIdParams>): Promise<HttpResult> {
+  const { id } = ctx.params;
   const item = await readTerm(taxonomy, id);
   if (!item) throw termNotFound(taxonomy, pathId(ctx));
   return respond(ctx, item, 200);
 }
 
-export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermWriteParams>): Promise<HttpResult> {
   const p = ctx.params;
   if (!isHierarchical(taxonomy) && tagParentSent(ctx)) throw notHierarchical();
-  const name = p.name as string;
-  const parent = isHierarchical(taxonomy) ? ((p.parent as number | undefined) ?? 0) : 0;
-  const description = p.description !== undefined ? sanitizeHtml(p.description as string) : undefined;
+  const name = p.name!;
+  const parent = isHierarchical(taxonomy) ? (p.parent ?? 0) : 0;
+  const description = p.description !== undefined ? sanitizeHtml(p.description) : undefined;
   const nameKey = nameGuardKey(taxonomy, parent, name);
   const existing = await guardHolder(nameKey);
   if (existing !== null) throw termExists(existing);
 
   const id = await nextId('term');
-  const base = slugBase(p.slug as string | undefined, name, id);
+  const base = slugBase(p.slug, name, id);
   return retryConflicts(async (attempt) => {
     const slug = await pickSlug(taxonomy, base, id, new Set(), attempt);
     const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
@@ -102,7 +103,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
   });
 }
 
-export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermUpdateParams>): Promise<HttpResult> {
   const p = ctx.params;
   return retryConflicts(async () => {
     const prev = await loadForWrite(taxonomy, ctx);
@@ -112,8 +113,8 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
     const tr = structuredClone(prev.tr ?? {});
     if (p.name !== undefined || p.description !== undefined) {
       const text: TermText = { ...tr[lang] };
-      if (p.name !== undefined) text.name = p.name as string;
-      if (p.description !== undefined) text.description = sanitizeHtml(p.description as string);
+      if (p.name !== undefined) text.name = p.name;
+      if (p.description !== undefined) text.description = sanitizeHtml(p.description);
       tr[lang] = text;
     }
 
@@ -121,7 +122,7 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
     let chain: ChainLink[] = [];
     const deltas = new Map<number, number>();
     if (isHierarchical(taxonomy) && p.parent !== undefined && p.parent !== parent) {
-      const wanted = p.parent as number;
+      const wanted = p.parent ?? 0; // a category's parent parses null to 0
       chain = await ancestry(wanted, prev.id);
       if (parent !== 0 && (await readTerm('category', parent))) deltas.set(parent, -1);
       deltas.set(wanted, (deltas.get(wanted) ?? 0) + 1);
@@ -130,7 +131,7 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext): Pro
 
     let slug = prev.slug;
     if (p.slug !== undefined) {
-      const wanted = slugify(p.slug as string) || slugify(termText({ tr, lang0: prev.lang0 }, lang, 'name')) || String(prev.id);
+      const wanted = slugify(p.slug) || slugify(termText({ tr, lang0: prev.lang0 }, lang, 'name')) || String(prev.id);
       if (wanted !== prev.slug) {
         const holder = await guardHolder(slugKey(taxonomy, wanted));
         if (holder !== null && holder !== prev.id) {
@@ -168,7 +169,7 @@ async function reparentChild(childId: number, from: number, to: number): Promise
   });
 }
 
-export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext): Promise<HttpResult> {
+export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermIdParams>): Promise<HttpResult> {
   const first = await loadForWrite(taxonomy, ctx);
   const ifMatch = ctx.headers['if-match'] !== undefined;
   // Unlink first (each event in its own transaction, idempotent), so no event keeps a dangling term id.

@@ -4,7 +4,7 @@
  */
 import { config } from '../../config.js';
 import type { RefKind } from '../../routes/types.js';
-import type { Language } from '../../routes/types.js';
+import { isLanguage } from '../../model/language.js';
 import type { RequestContext } from '../context.js';
 import { invalidParams, missingParams, ParamError } from '../errors.js';
 import { apiRoot } from '../paths.js';
@@ -83,7 +83,8 @@ export const validation = (store: PipelineStore | null): Middleware => ({
       else if (!spec.refIds) ctx.params[spec.name] = Array.isArray(value) ? [...new Set(ids)] : ids[0];
     }
     if (Object.keys(invalid).length) throw invalidParams(invalid);
-    if (ctx.params.translation_language) ctx.lang = ctx.params.translation_language as Language;
+    const lang = ctx.params.translation_language;
+    if (isLanguage(lang)) ctx.lang = lang;
     state.lang = ctx.lang;
   },
 });
