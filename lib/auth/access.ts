@@ -6,12 +6,18 @@ import type { Caller } from './caller.js';
 import type { PostStatus } from '../model/status.js';
 import { atLeast } from './roles.js';
 
+/**
+ * What access decisions read of a record: its author and status (and, for trashed records, the status it had, which
+ * decides who may still delete or restore it). Typed records and items as DynamoDB returns them both qualify; only
+ * equality is ever tested, so an item without these attributes is simply not readable beyond what is published.
+ */
 export interface Owned {
-  author: number;
-  status: PostStatus;
-  /** For trashed records: the status they had, which decides who may still delete or restore them. */
-  statusBeforeTrash?: PostStatus;
+  author?: unknown;
+  status?: unknown;
+  statusBeforeTrash?: unknown;
 }
+
+const isOneOf = (list: readonly PostStatus[], status: unknown): boolean => list.some((s) => s === status);
 
 const UNPUBLISHED: PostStatus[] = ['draft', 'pending'];
 
@@ -30,7 +36,7 @@ export function canEdit(caller: Caller | null, userId: number | null, record: Ow
   if (userId !== record.author) return false;
   if (caller.role === 'author') return true;
   const status = record.status === 'trash' ? record.statusBeforeTrash ?? 'trash' : record.status;
-  return caller.role === 'contributor' && UNPUBLISHED.includes(status);
+  return caller.role === 'contributor' && isOneOf(UNPUBLISHED, status);
 }
 
 /** The status a write lands in (reference §10.1 "status scaling"). */
@@ -49,7 +55,7 @@ export function scaleStatus(caller: Caller, requested: PostStatus | undefined, c
 export function listVisible(caller: Caller | null, userId: number | null, statuses: PostStatus[] | undefined,
   record: Owned): boolean {
   if (statuses) {
-    if (!statuses.includes(record.status)) return false;
+    if (!isOneOf(statuses, record.status)) return false;
   } else if (record.status === 'trash') return false;
   if (record.status === 'publish') return true;
   if (caller?.role === 'editor') return true;

@@ -7,6 +7,7 @@ import type { RequestContext } from '../http/context.js';
 import { serializeLinked } from '../linked/serialize.js';
 import { postKey, termKey } from '../store/keys.js';
 import { batchGet, type Item } from '../store/records.js';
+import { isTerm } from '../terms/item.js';
 import { serializeEventTerm } from '../terms/serialize.js';
 import type { EventItem } from './record.js';
 import { noEmbeds, type Embedded } from './serialize.js';
@@ -35,7 +36,7 @@ export function embedsFrom(found: Item[], ctx: RequestContext, opts: EmbedOption
     const id = item.id as number;
     if (item.kind === 'venue') embedded.venues.set(id, serializeLinked('venue', item, ctx, { jsonLd: opts.jsonLd }));
     else if (item.kind === 'organizer') embedded.organizers.set(id, serializeLinked('organizer', item, ctx, { jsonLd: opts.jsonLd }));
-    else if (item.taxonomy) embedded.terms.set(id, serializeEventTerm(item, ctx));
+    else if (isTerm(item)) embedded.terms.set(id, serializeEventTerm(item, ctx));
   }
   return embedded;
 }

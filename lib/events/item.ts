@@ -15,7 +15,7 @@ import { parseWriteDate } from '../time/parse.js';
 import { planLinks, type PlannedLinks, type WritePlan } from './links.js';
 import { indexKeys, type EventItem, type EventText } from './record.js';
 
-export { eventFacts, indexKeys, textOf, type EventItem, type EventText } from './record.js';
+export { eventFacts, indexKeys, isEvent, textOf, type EventItem, type EventText } from './record.js';
 
 function readDate(name: string, raw: unknown, tz: string): { local: Wall; utc: Wall } {
   try {

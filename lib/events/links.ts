@@ -20,7 +20,7 @@ import type { PostStatus } from '../model/status.js';
 import type { IdPool } from '../store/ids.js';
 import { postKey, termKey } from '../store/keys.js';
 import { contribution, linkTransactItems, type LinkKind } from '../store/links.js';
-import type { TransactItem } from '../store/posts.js';
+import type { TransactItem } from '../store/types.js';
 import type { Item } from '../store/records.js';
 import type { ReadSet } from '../store/reads.js';
 import { checkNewTermNames, planNewTerms, resolveTermNames, wantTermNames } from '../terms/inline.js';
@@ -126,7 +126,7 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
   const userId = await ctx.userId();
   const linkedAlready = new Set(existing ? [existing.venue, ...existing.organizers] : []);
   const linkable = (item: Item) => linkedAlready.has(item.id as number) || (item.status !== 'trash'
-    && canRead(ctx.caller, userId, item as never) && (!item.pw || canEdit(ctx.caller, userId, item as never)));
+    && canRead(ctx.caller, userId, item) && (!item.pw || canEdit(ctx.caller, userId, item)));
   for (const kind of ['venue', 'organizer'] as const) {
     const unknown = records.filter((r) => {
       if (r.kind !== kind || r.draft) return false;
@@ -205,7 +205,7 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
     embeds: (prev, next, embedCtx) => {
       const own = new Map<string, Item>([
         ...plans.map((p): [string, Item] => [`POST#${p.id}`, p.item]),
-        ...newTerms.map((t): [string, Item] => [`TERM#${t.id}`, t as unknown as Item]),
+        ...newTerms.map((t): [string, Item] => [`TERM#${t.id}`, t]),
       ]);
       const items = embedKeys([next]).map((k) => {
         const mine = own.get(k.PK);

@@ -20,7 +20,7 @@ import { htmlToText } from '../text/sanitize.js';
 import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
 import { within } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
-import { textOf, type EventItem } from './record.js';
+import { isEvent, textOf, type EventItem } from './record.js';
 import { blankProtected, serializeEvent } from './serialize.js';
 
 /** The link filter to read a list from, most selective first: one venue holds fewer events than a category usually does. */
@@ -75,7 +75,7 @@ function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | nul
   return (e) => !e.hidden
     && (!window || (within(e.startUtc, window.startMin, window.startMax) && within(e.endUtc, window.endMin, window.endMax)))
     && p.post_parent === undefined // events have no parent records (no recurring series), so a parent filter matches none
-    && listVisible(ctx.caller, userId, statuses, e as never)
+    && listVisible(ctx.caller, userId, statuses, e)
     && (featured === undefined || Boolean(e.featured) === featured)
     && anyOf(p.venue, e.venue)
     && anyOf(p.organizer, e.organizers)
@@ -128,11 +128,11 @@ export async function listEvents(ctx: RequestContext<EventListParams>): Promise<
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
-  const fetched = full ? slice.map((e) => full.get(e.id)!) : ((await batchGet(slice.map((e) => postKey(e.id)))) as unknown as EventItem[]);
+  const fetched = full ? slice.map((e) => full.get(e.id)!) : (await batchGet(slice.map((e) => postKey(e.id)))).filter(isEvent);
   // The index is eventually consistent and records change between the index read and this one: a record that no
   // longer passes the list's own tests (deleted, trashed, unpublished, hidden, moved…) is left out rather than shown
   // to a reader who may not see it (contract §4).
-  const items = fetched.filter((item) => item.kind === 'event' && accept(entryOf(item)));
+  const items = fetched.filter((item) => accept(entryOf(item)));
   const embeds = await loadEmbeds(items, ctx);
   const events = serializePage(items, (item) => {
     const wire = serializeEvent(item, ctx, embeds);
@@ -166,7 +166,7 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
   let full: Map<number, EventItem> | null = null;
   if (!window) {
     // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
-    const items = ((await batchGet(p.include!.map(postKey))) as unknown as EventItem[]).filter((i) => i.kind === 'event');
+    const items = (await batchGet(p.include!.map(postKey))).filter(isEvent);
     full = new Map(items.map((i) => [i.id, i]));
     entries = items.map(entryOf).sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
   } else {
@@ -185,7 +185,7 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
   if (p.search !== undefined) {
     const terms = searchTerms(p.search);
     if (!full) {
-      const items = (await batchGet(entries.map((e) => postKey(e.id)))) as unknown as EventItem[];
+      const items = (await batchGet(entries.map((e) => postKey(e.id)))).filter(isEvent);
       full = new Map(items.map((i) => [i.id, i]));
     }
     entries = entries.filter((e) => full!.has(e.id) && matchesSearch(full!.get(e.id)!, ctx, terms));

@@ -9,13 +9,14 @@ import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
 import { IdPool } from '../store/ids.js';
 import { ReadSet } from '../store/reads.js';
+import { createRecord, deleteRecord, rewriteRecord, trashed, trashTransition, withSlug } from '../store/kit.js';
 import { getPost } from '../store/records.js';
-import { createPlanned, deletePost, LinkConflict, replacePost, withSlug, type TransactItem } from '../store/posts.js';
+import type { TransactItem } from '../store/types.js';
 import { retryConflicts } from '../store/retry.js';
 import { linkTransactItems } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { findBySlug } from '../store/slugs.js';
-import { applyEventWrite, eventFacts, type EventItem } from './item.js';
+import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
 import { eventJsonLd, serializeEvent } from './serialize.js';
 import { loadEmbeds } from './embed.js';
 import { nowUtcWall } from '../time/format.js';
@@ -26,8 +27,8 @@ const notFound = (ref: string): ApiError =>
 async function load(ctx: RequestContext<RecordRefParams>, consistent = false): Promise<EventItem> {
   const ref = ctx.params;
   const item = ref.id !== undefined ? await getPost(ref.id, consistent) : await findBySlug('event', ref.slug, consistent);
-  if (!item || item.kind !== 'event') throw notFound(ref.id !== undefined ? String(ctx.raw.id) : ref.slug);
-  return item as unknown as EventItem;
+  if (!isEvent(item)) throw notFound(ref.id !== undefined ? String(ctx.raw.id) : ref.slug);
+  return item;
 }
 
 export async function getEvent(ctx: RequestContext<EventReadParams>): Promise<HttpResult> {
@@ -68,7 +69,7 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
     const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
     const meta = eventsMetaUpdate(stored.startUtc, stored.endUtc);
-    if (!(await createPlanned('event', stored as never, [...meta, ...links.transactItems(null, stored)]))) throw new LinkConflict();
+    await createRecord('event', stored, [...meta, ...links.transactItems(null, stored)]);
     eventsMetaStored(stored.startUtc, stored.endUtc);
     const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
     return recordJson(201, body, stored.v, { Location: `${ctx.apiUrl}/events/${stored.id}` });
@@ -90,21 +91,16 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
   return retryConflicts(async (attempt) => {
     const existing = await loadForWrite(ctx);
     ids.restart();
-    const { item, slugBase, links } = await applyEventWrite(ctx, existing, { reads: new ReadSet(attempt > 0), ids, attempt });
-    let base = slugBase;
-    if (existing.status === 'trash' && item.status !== 'trash') {
-      base ??= existing.slugBeforeTrash ?? existing.slug.replace(/__trashed(-\d+)?$/, '');
-      delete item.slugBeforeTrash;
-      delete item.statusBeforeTrash;
-    } else if (existing.status !== 'trash' && item.status === 'trash') {
-      item.slugBeforeTrash = slugBase ?? existing.slug;
-      item.statusBeforeTrash = existing.status;
-      base = `${item.slugBeforeTrash}__trashed`;
-    }
-    const meta = eventsMetaUpdate(item.startUtc, item.endUtc);
-    const stored = (await replacePost('event', item as never, existing as never, base,
-      (s) => [...meta, ...links.transactItems(existing, s as unknown as EventItem)])) as unknown as EventItem;
+    const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
+    const written = await applyEventWrite(ctx, existing, plan);
+    const moved = trashTransition(existing, written.item, written.slugBase);
+    const item = moved?.record ?? written.item;
+    const base = moved?.slugBase ?? written.slugBase;
+    const stored = base === undefined ? item : withSlug('event', item, await plan.reads.freeSlug('event', base, item.id, attempt));
+    await rewriteRecord('event', existing, stored, [...eventsMetaUpdate(item.startUtc, item.endUtc),
+      ...written.links.transactItems(existing, stored)]);
     eventsMetaStored(item.startUtc, item.endUtc);
+    const links = written.links;
     return recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v);
   }, ifMatch(ctx));
 }
@@ -117,20 +113,16 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
 export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promise<HttpResult> {
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
-  return retryConflicts(async () => {
+  return retryConflicts(async (attempt) => {
     const existing = await loadForWrite(ctx);
     if (!force && existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const embeds = await loadEmbeds([existing], ctx);
     if (force) {
-      await deletePost('event', existing as never, existing.v, linkTransactItems(eventFacts(existing), null));
+      await deleteRecord('event', existing, linkTransactItems(eventFacts(existing), null));
       return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
     }
-    const trashed: EventItem = {
-      ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug, statusBeforeTrash: existing.status,
-      modifiedUtc: nowUtcWall(),
-    };
-    const stored = (await replacePost('event', trashed as never, existing as never, `${existing.slug}__trashed`,
-      linkTransactItems(eventFacts(existing), eventFacts(trashed)))) as unknown as EventItem;
+    const stored = await trashed('event', existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
+    await rewriteRecord('event', existing, stored, linkTransactItems(eventFacts(existing), eventFacts(stored)));
     return recordJson(200, serializeEvent(stored, ctx, embeds), stored.v);
   }, ifMatch(ctx));
 }

@@ -7,7 +7,8 @@
 import type { Language } from '../model/language.js';
 import { eventStartSortKey, eventYearPartition } from '../store/keys.js';
 import type { LinkFacts } from '../store/links.js';
-import type { PostRecord } from '../store/posts.js';
+import type { Item } from '../store/records.js';
+import type { PostRecord } from '../store/types.js';
 import type { Wall } from '../time/format.js';
 
 export interface EventText {
@@ -43,6 +44,10 @@ export type EventItem = PostRecord<'event', EventText> & {
   GSI2PK?: string;
   GSI2SK?: string;
 };
+
+/** Whether a stored item is an event (items come from DynamoDB untyped). */
+export const isEvent = (item: Item | null | undefined): item is Item & EventItem => item?.kind === 'event';
+
 
 /** The text of one field in a language, falling back to the record's first language (contract §8). */
 export function textOf(item: Pick<EventItem, 'tr' | 'lang0'>, lang: Language, field: keyof EventText): string {

@@ -6,10 +6,9 @@
 import { nowUtcWall } from '../time/format.js';
 import { queryLinkedEvents, linkTransactItems, type LinkKind, type LinkFacts } from '../store/links.js';
 import { getPost } from '../store/records.js';
-import { postKey } from '../store/keys.js';
-import { rewriteItem, writeTransaction } from '../store/posts.js';
+import { rewriteRecord } from '../store/kit.js';
 import { retryConflicts } from '../store/retry.js';
-import { eventFacts, indexKeys, type EventItem } from './record.js';
+import { eventFacts, indexKeys, isEvent, type EventItem } from './record.js';
 
 function without(item: EventItem, kind: LinkKind, id: number): EventItem {
   const next: EventItem = { ...item, v: item.v + 1, modifiedUtc: nowUtcWall() };
@@ -26,13 +25,10 @@ export async function unlinkEverywhere(kind: LinkKind, id: number): Promise<numb
   let changed = 0;
   for (const { id: eventId } of linked) {
     await retryConflicts(async () => {
-      const item = (await getPost(eventId, true)) as unknown as EventItem | null;
-      if (!item || item.kind !== 'event') return;
+      const item = await getPost(eventId, true);
+      if (!isEvent(item)) return;
       const next = without(item, kind, id);
-      await writeTransaction([
-        rewriteItem(postKey(eventId), item as never, next as never, item.v),
-        ...linkTransactItems(eventFacts(item), eventFacts(next)),
-      ]);
+      await rewriteRecord('event', item, next, linkTransactItems(eventFacts(item), eventFacts(next)));
       changed++;
     });
   }

@@ -5,7 +5,7 @@
  */
 import { counterAdd } from '../store/counters.js';
 import { getItem } from '../store/records.js';
-import type { TransactItem } from '../store/posts.js';
+import type { TransactItem } from '../store/types.js';
 import type { LinkedItem, LinkedKind } from './item.js';
 import { nameTransactItems } from './names.js';
 

@@ -23,7 +23,8 @@ import type { ParamSpec } from '../routes/types.js';
 import { table } from '../store/client.js';
 import type { IdPool } from '../store/ids.js';
 import { postKey, slugKey } from '../store/keys.js';
-import { rewriteItem, type TransactItem } from '../store/posts.js';
+import { guardPut, rewriteItem } from '../store/kit.js';
+import type { TransactItem } from '../store/types.js';
 import { ReadSet } from '../store/reads.js';
 import { pipelineStore } from '../http/pipeline-store.js';
 import { sanitizeHtml } from '../text/sanitize.js';
@@ -39,12 +40,6 @@ export function createSpecs(kind: LinkedKind): readonly ParamSpec[] {
   if (!op) throw new Error(`no create operation for ${kind}`);
   return op.params;
 }
-
-/** The slug guard of a new record, as lib/store/posts.ts writes them. */
-const guardPut = (kind: LinkedKind, slug: string, id: number): TransactItem => ({
-  Put: { TableName: table(), Item: { ...slugKey(kind, slug), id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
-    ExpressionAttributeValues: { ':id': id } },
-});
 
 /** A validated inline object or POST body, before any read. */
 export interface LinkedDraft {
@@ -152,7 +147,7 @@ export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, 
     id, created: true, item, names: { kind: d.kind, id, prev: null, next: item },
     build: (delta) => [
       { Put: { TableName: table(), Item: { ...item, linked: delta }, ConditionExpression: 'attribute_not_exists(PK)' } },
-      guardPut(d.kind, slug, id),
+      guardPut(slugKey(d.kind, slug), id),
       ...kindCountItems(d.kind, null, item),
     ],
   };

@@ -12,7 +12,7 @@ import type { LinkedWriteParams } from '../routes/linked.js';
 import type { PostStatus } from '../model/status.js';
 import type { Language } from '../model/language.js';
 import { pad, postKey } from '../store/keys.js';
-import type { PostRecord } from '../store/posts.js';
+import type { PostRecord } from '../store/types.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { nowUtcWall, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';

@@ -139,7 +139,7 @@ async function filteredCollection(kind: LinkedKind, ctx: RequestContext<LinkedLi
   if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);
   if (p.only_with_upcoming === true) {
     const now = nowUtcWall();
-    const visible = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, undefined, e as never);
+    const visible = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, undefined, e);
     entries = await filterAsync(entries, 16, (e) => hasLinkedEventFrom(kind, e.id, now, visible));
   }
 

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { table } from '../store/client.js';
-import type { TransactItem } from '../store/posts.js';
+import type { TransactItem } from '../store/types.js';
 import type { Item } from '../store/records.js';
 import type { ReadSet } from '../store/reads.js';
 import type { Language } from '../model/language.js';

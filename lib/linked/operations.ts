@@ -12,7 +12,8 @@ import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
 import { IdPool } from '../store/ids.js';
 import { getPost } from '../store/records.js';
-import { deletePost, LinkConflict, replacePost, VersionConflict, writeTransaction } from '../store/posts.js';
+import { commit, deleteRecord, rewriteRecord, trashed, trashTransition, withSlug } from '../store/kit.js';
+import { ReadSet } from '../store/reads.js';
 import { afterCommit, retryConflicts } from '../store/retry.js';
 import { findBySlug } from '../store/slugs.js';
 import { unlinkEverywhere } from '../events/unlink.js';
@@ -63,13 +64,8 @@ export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
   return retryConflicts(async (attempt) => {
     ids.restart();
     const { plan, items } = await planLinked(kind, ctx.params, ctx, ids, attempt);
-    try {
-      await writeTransaction(items);
-    } catch (e) {
-      // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
-      if (e instanceof VersionConflict) throw new LinkConflict();
-      throw e;
-    }
+    // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
+    await commit(items);
     return respond(kind, ctx, plan.item, 201, { Location: `${ctx.apiUrl}/${PLURAL[kind]}/${plan.id}` });
   });
 };
@@ -83,33 +79,24 @@ async function loadForWrite(kind: LinkedKind, ctx: RequestContext<RecordRefParam
 }
 
 /** Re-applies a read-modify-write when another writer got in between; with If-Match that is a 412. */
-const withRetry = <T>(ctx: RequestContext, fn: () => Promise<T>): Promise<T> =>
+const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>): Promise<T> =>
   retryConflicts(fn, { ifMatch: ctx.headers['if-match'] !== undefined });
 
-const baseSlug = (item: LinkedItem): string => item.slugBeforeTrash ?? item.slug.replace(/__trashed(-\d+)?$/, '');
 
 /** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
 export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedUpdateParams>): Promise<HttpResult> => {
-  let trashed = false;
-  const result = await withRetry(ctx, async () => {
+  let toTrash = false;
+  const result = await withRetry(ctx, async (attempt) => {
     const existing = await loadForWrite(kind, ctx);
-    const item = await applyLinkedWrite(kind, ctx, ctx.params, existing, existing.id);
-    let slugBase: string | undefined;
-    if (existing.status === 'trash' && item.status !== 'trash') {
-      slugBase = baseSlug(existing);
-      delete item.slugBeforeTrash;
-      delete item.statusBeforeTrash;
-    } else if (existing.status !== 'trash' && item.status === 'trash') {
-      item.slugBeforeTrash = existing.slug;
-      item.statusBeforeTrash = existing.status;
-      slugBase = `${existing.slug}__trashed`;
-    }
-    trashed = item.status === 'trash' && existing.status !== 'trash';
-    const stored = (await replacePost(kind, item, existing, slugBase,
-      (s) => recordTransactItems(kind, existing.id, existing, s as LinkedItem))) as LinkedItem;
+    const written = await applyLinkedWrite(kind, ctx, ctx.params, existing, existing.id);
+    const moved = trashTransition(existing, written);
+    const item = moved?.record ?? written;
+    const stored = moved ? withSlug(kind, item, await new ReadSet(attempt > 0).freeSlug(kind, moved.slugBase, item.id, attempt)) : item;
+    await rewriteRecord(kind, existing, stored, recordTransactItems(kind, existing.id, existing, stored));
+    toTrash = stored.status === 'trash' && existing.status !== 'trash';
     return stored;
   });
-  if (trashed) await afterCommit(`unlinking ${kind} ${result.id}`, () => unlinkEverywhere(kind, result.id));
+  if (toTrash) await afterCommit(`unlinking ${kind} ${result.id}`, () => unlinkEverywhere(kind, result.id));
   return respond(kind, ctx, result, 200);
 };
 
@@ -125,24 +112,21 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
       const existing = await loadForWrite(kind, ctx);
       // Unlink first: an event rewrite adjusts this record's counter, which needs the record to exist.
       await unlinkEverywhere(kind, existing.id);
-      await deletePost(kind, existing, existing.v, recordTransactItems(kind, existing.id, existing, null));
+      await deleteRecord(kind, existing, recordTransactItems(kind, existing.id, existing, null));
       return existing;
     });
     // The record as it was; no ETag, as it no longer exists.
     return json(200, renderLinked(kind, gone, ctx, { blank: Boolean(gone.pw) && !canEdit(ctx.caller, await ctx.userId(), gone) }));
   }
-  const stored = await withRetry(ctx, async () => {
+  const stored = await withRetry(ctx, async (attempt) => {
     const existing = await loadForWrite(kind, ctx);
     if (existing.status === 'trash') {
       await unlinkEverywhere(kind, existing.id); // finishes an unlinking that an earlier failure interrupted
       throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`);
     }
-    const trashed: LinkedItem = {
-      ...existing, v: existing.v + 1, status: 'trash', slugBeforeTrash: existing.slug, statusBeforeTrash: existing.status,
-      modifiedUtc: nowUtcWall(),
-    };
-    return (await replacePost(kind, trashed, existing, `${existing.slug}__trashed`,
-      recordTransactItems(kind, existing.id, existing, trashed))) as LinkedItem;
+    const next = await trashed(kind, existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
+    await rewriteRecord(kind, existing, next, recordTransactItems(kind, existing.id, existing, next));
+    return next;
   });
   await afterCommit(`unlinking ${kind} ${stored.id}`, () => unlinkEverywhere(kind, stored.id));
   return respond(kind, ctx, stored, 200);

@@ -215,6 +215,7 @@ function startWatchdog(child: ChildProcess): ChildProcess | null {
     });
     dog.on('error', () => {}); // no /bin/sh: the 'exit' hook still covers normal exits
     dog.unref();
+    // A piped stdin is a net.Socket at run time; its type (Writable) does not show unref.
     (dog.stdin as unknown as Socket | null)?.unref?.();
     return dog;
   } catch {

@@ -29,7 +29,8 @@ export function operationId(route: RouteSpec, op: OperationSpec): string {
   if (named) return named;
   const m = /^(\w+)\.(list|create|get|update|delete)(\w*?)(?:\.(put|patch))?$/.exec(op.id);
   if (!m || route.group === 'root' || m[1] !== route.group) return camel(op.id);
-  const [, group, verb, suffix, method] = m as unknown as [string, Exclude<Group, 'root'>, string, string, string | undefined];
+  const group = route.group;
+  const [, , verb, suffix = '', method] = m;
   if (verb === 'list') return `list${capitalise(group)}${suffix}`;
   return `${method ?? verb}${SINGULAR[group]}${suffix}`;
 }

@@ -7,7 +7,7 @@ import { table } from './client.js';
 import { eventsMetaKey, eventYearPartition } from './keys.js';
 import { getItem, queryAll, type Item } from './records.js';
 import { perRequest } from './scope.js';
-import type { TransactItem } from './posts.js';
+import type { TransactItem } from './types.js';
 
 export interface EventIndexEntry {
   id: number;

@@ -8,7 +8,7 @@ import type { RefKind } from '../model/kinds.js';
 export const MAX_SLUG_CHARS = 200;
 
 /** What a post reference must satisfy beyond existing: the caller may read it (contract §4, §7). */
-export type ReadableCheck = (record: { author: number; status: string; pw?: string; statusBeforeTrash?: string }) => boolean;
+export type ReadableCheck = (record: { author?: unknown; status?: unknown; pw?: unknown; statusBeforeTrash?: unknown }) => boolean;
 
 const POST_FACTS = ['id', 'kind', 'status', 'author', 'pw', 'statusBeforeTrash'];
 
@@ -39,6 +39,6 @@ export async function resolveRefs(kind: RefKind, values: (string | number)[], re
   }
   const numeric = values.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
   const items = await batchGet(numeric.map(postKey), POST_FACTS);
-  const found = new Set(items.filter((p) => p.kind === kind && readable(p as never)).map((p) => p.id as number));
+  const found = new Set(items.filter((p) => p.kind === kind && readable(p)).map((p) => p.id as number));
   return values.map((v) => (found.has(Number(v)) ? Number(v) : null));
 }

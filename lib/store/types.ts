@@ -1,5 +1,8 @@
 /** Types shared by the store's modules (kept apart so that no two modules import each other). */
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Language } from '../model/language.js';
+import type { PostStatus } from '../model/status.js';
+import type { PostKind } from './keys.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -20,3 +23,25 @@ export interface LinkFacts {
   tags: number[];
   pw?: string;
 }
+
+/** What every post record (event, venue, organizer) stores; the kinds add their own fields. */
+export type PostRecord<Kind extends PostKind, Text> = {
+  PK: string;
+  SK: string;
+  kind: Kind;
+  id: number;
+  /** Version for optimistic locking (lib/http/etag.ts builds the ETag from it). */
+  v: number;
+  author: number;
+  status: PostStatus;
+  slug: string;
+  /** Slug and status to restore when a trashed record comes back. */
+  slugBeforeTrash?: string;
+  statusBeforeTrash?: PostStatus;
+  /** Translatable text per language (contract §8). */
+  tr: Partial<Record<Language, Text>>;
+  /** The first language written: the fallback of every other language. */
+  lang0: Language;
+  dateUtc: string;
+  modifiedUtc: string;
+};

@@ -1,10 +1,11 @@
 /** Name and slug guard changes of a term write, and the errors they produce (contract §7 `term_exists`). */
 import { ApiError } from '../http/errors.js';
 import { slugKey } from '../store/keys.js';
-import type { TransactItem } from '../store/posts.js';
+import type { TransactItem } from '../store/types.js';
 import { slugify } from '../text/slug.js';
 import { nameGuardKeys, type TermItem } from './item.js';
-import { guardDelete, guardHolders, guardPut } from './store.js';
+import { guardDelete, guardPut } from '../store/kit.js';
+import { guardHolders } from './store.js';
 
 /** 400 term_exists with the id of the term that has the name at that level (reference §10.4). */
 export const termExists = (termId: number): ApiError =>

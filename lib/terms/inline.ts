@@ -10,11 +10,12 @@ import { TEXT_LIMITS } from '../routes/parsers.js';
 import { table } from '../store/client.js';
 import type { IdPool } from '../store/ids.js';
 import { slugKey, type Taxonomy } from '../store/keys.js';
-import type { TransactItem } from '../store/posts.js';
+import type { TransactItem } from '../store/types.js';
 import type { ReadSet } from '../store/reads.js';
 import { slugify } from '../text/slug.js';
 import { foldName, nameGuardKey, newTermItem, TAXONOMIES, type TermItem } from './item.js';
-import { guardPut, type Key } from './store.js';
+import { guardPut } from '../store/kit.js';
+import type { Key } from './store.js';
 
 /** Slug keys longer than this are not looked up (no slug is that long; DynamoDB keys are limited). */
 const MAX_SLUG_KEY_BYTES = 1024;

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { LANGUAGES } from '../model/language.js';
 import type { Language } from '../model/language.js';
 import { pad, slugIndexKey, termKey, type Taxonomy } from '../store/keys.js';
+import type { Item } from '../store/records.js';
 
 export type { Taxonomy };
 
@@ -14,7 +15,7 @@ export interface TermText {
   description?: string;
 }
 
-export interface TermItem {
+export type TermItem = {
   PK: string;
   SK: string;
   taxonomy: Taxonomy;
@@ -37,7 +38,11 @@ export interface TermItem {
   GSI1SK: string;
   GSI2PK: string;
   GSI2SK: string;
-}
+};
+
+/** Whether a stored item is a term of `taxonomy` (items come from DynamoDB untyped). */
+export const isTerm = (item: Item | null | undefined, taxonomy?: Taxonomy): item is Item & TermItem =>
+  item?.SK === 'TERM' && (taxonomy === undefined || item.taxonomy === taxonomy);
 
 /** Names and paths of the two taxonomies. */
 export const TAXONOMIES = {

@@ -4,7 +4,7 @@
  * records are fetched in full.
  */
 import { canEdit, canRead } from '../auth/access.js';
-import type { EventItem } from '../events/record.js';
+import { isEvent } from '../events/record.js';
 import type { RequestContext } from '../http/context.js';
 import type { TermListParams } from '../routes/terms.js';
 import { listHeaders, serializePage, type PageLinks } from '../http/pagination.js';
@@ -12,7 +12,7 @@ import { json, type HttpResult } from '../http/response.js';
 import { termKey, type Taxonomy } from '../store/keys.js';
 import { batchGet, getPost } from '../store/records.js';
 import { slugify } from '../text/slug.js';
-import { foldName, indexName, isHierarchical, TAXONOMIES, termText, type TermItem } from './item.js';
+import { foldName, indexName, isHierarchical, isTerm, TAXONOMIES, termText, type TermItem } from './item.js';
 import { serializeTerm } from './serialize.js';
 import { queryTermIndex, type TermEntry } from './store.js';
 
@@ -31,8 +31,8 @@ const compareText = (a: string, b: string): number => (collator ??= new Intl.Col
  * cannot read (or of a password-protected one the caller cannot edit) are not shown, as in event lists.
  */
 async function termsOfEvent(taxonomy: Taxonomy, eventId: number, ctx: RequestContext): Promise<Set<number>> {
-  const event = (await getPost(eventId)) as unknown as EventItem | null;
-  if (!event || event.kind !== 'event') return new Set();
+  const event = await getPost(eventId);
+  if (!isEvent(event)) return new Set();
   if (event.status !== 'publish' || event.pw) {
     const userId = await ctx.userId();
     if (!canRead(ctx.caller, userId, event) || (event.pw && !canEdit(ctx.caller, userId, event))) return new Set();
@@ -169,6 +169,6 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext<TermList
 
 async function fetchTerms(taxonomy: Taxonomy, ids: number[]): Promise<Map<number, TermItem>> {
   if (ids.length === 0) return new Map();
-  const items = (await batchGet(ids.map(termKey))) as unknown as TermItem[];
-  return new Map(items.filter((t) => t.taxonomy === taxonomy).map((t) => [t.id, t]));
+  const items = await batchGet(ids.map(termKey));
+  return new Map(items.filter((t) => isTerm(t, taxonomy)).map((t) => [t.id, t]));
 }

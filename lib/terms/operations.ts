@@ -12,7 +12,10 @@ import type { Operation } from '../http/handler.js';
 import { table } from '../store/client.js';
 import { nextId } from '../store/ids.js';
 import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
-import { LinkConflict, rewriteItem, VersionConflict, writeTransaction, type TransactItem } from '../store/posts.js';
+import { LinkConflict, VersionConflict } from '../store/errors.js';
+import { commit, guardDelete, guardPut, rewriteItem } from '../store/kit.js';
+import { ReadSet } from '../store/reads.js';
+import type { TransactItem } from '../store/types.js';
 import { backoff, retryConflicts } from '../store/retry.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
@@ -24,7 +27,7 @@ import {
 import { listTerms } from './list.js';
 import { serializeTerm } from './serialize.js';
 import {
-  ancestry, childrenOf, guardDelete, guardHolder, guardHolders, guardPut, hierarchyItems, pickSlug, readTerm, type ChainLink,
+  ancestry, childrenOf, guardHolder, guardHolders, hierarchyItems, readTerm, type ChainLink,
 } from './store.js';
 
 export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError =>
@@ -51,9 +54,9 @@ async function loadForWrite(taxonomy: Taxonomy, ctx: RequestContext<TermIdParams
 }
 
 /** Runs a term transaction; a failed condition is a version conflict when the term changed, else a retry. */
-async function commit(taxonomy: Taxonomy, prev: TermItem, items: TransactItem[]): Promise<void> {
+async function commitTerm(taxonomy: Taxonomy, prev: TermItem, items: TransactItem[]): Promise<void> {
   try {
-    await writeTransaction(items);
+    await commit(items);
   } catch (e) {
     if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
     const now = await readTerm(taxonomy, prev.id);
@@ -82,7 +85,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
   const id = await nextId('term');
   const base = slugBase(p.slug, name, id);
   return retryConflicts(async (attempt) => {
-    const slug = await pickSlug(taxonomy, base, id, new Set(), attempt);
+    const slug = await new ReadSet(attempt > 0).freeSlug(taxonomy, base, id, attempt);
     const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
     const items: TransactItem[] = [
       { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
@@ -91,7 +94,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
       ...(parent ? hierarchyItems([], new Map([[parent, 1]])) : []),
     ];
     try {
-      await writeTransaction(items);
+      await commit(items);
     } catch (e) {
       if (!(e instanceof LinkConflict) && !(e instanceof VersionConflict)) throw e;
       const holder = await guardHolder(nameKey);
@@ -145,8 +148,8 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermU
     if (JSON.stringify(prev.tr) === JSON.stringify(next.tr) && prev.parent === next.parent && prev.slug === next.slug) {
       return respond(ctx, prev, 200); // nothing changed: no write, same ETag
     }
-    await commit(taxonomy, prev, [
-      rewriteItem(termKey(prev.id), prev as never, next as never, prev.v),
+    await commitTerm(taxonomy, prev, [
+      rewriteItem(termKey(prev.id), prev, next, prev.v),
       ...slugGuardItems(prev, next),
       ...(await nameGuardItems(prev, next)),
       ...hierarchyItems(chain, deltas),
@@ -161,8 +164,8 @@ async function reparentChild(childId: number, from: number, to: number): Promise
     const child = await readTerm('category', childId);
     if (!child || Number(child.parent) !== from) return;
     const next = withDerived({ ...child, parent: to, v: child.v + 1 });
-    await writeTransaction([
-      rewriteItem(termKey(childId), child as never, next as never, child.v),
+    await commit([
+      rewriteItem(termKey(childId), child, next, child.v),
       ...(await nameGuardItems(child, next, 'lenient')),
       ...hierarchyItems([], new Map([[from, -1], [to, 1]])),
     ]);
@@ -186,16 +189,14 @@ export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermI
     }
     const holders = await guardHolders(nameGuardKeys(current));
     const parent = isHierarchical(taxonomy) ? Number(current.parent ?? 0) : 0;
-    await writeTransaction([
+    await commit([
       { Delete: { TableName: table(), Key: termKey(current.id),
         ConditionExpression: '#v = :v AND (attribute_not_exists(#k) OR #k <= :zero)',
         ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } },
       guardDelete(slugKey(taxonomy, current.slug), current.id),
       ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
       ...(parent ? hierarchyItems([], new Map([[parent, -1]])) : []),
-    ]).catch((e) => {
-      throw e instanceof VersionConflict ? new LinkConflict() : e; // re-read: If-Match decides above, not here
-    });
+    ]); // a failure re-reads: If-Match decides above, not here
     const body = current.v === first.v ? first : { ...current, cnt: first.cnt };
     return json(200, serializeTerm(body, ctx));
   });

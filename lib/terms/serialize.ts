@@ -12,7 +12,6 @@ export type Json = Record<string, unknown>;
 /** What the serializers need from the request (a RequestContext has it all). */
 export type TermContext = Pick<RequestContext, 'lang' | 'apiUrl' | 'siteUrl'>;
 
-const asTerm = (item: Item | TermItem): TermItem => item as unknown as TermItem;
 const countOf = (t: TermItem): number => Math.max(0, Number(t.cnt ?? 0));
 const parentOf = (t: TermItem): number => (t.taxonomy === 'category' ? Number(t.parent ?? 0) : 0);
 
@@ -35,8 +34,7 @@ export const termPublicUrl = (t: Pick<TermItem, 'taxonomy' | 'slug'>, ctx: Pick<
  * Shape 4.4(b): `{id, count, description, name, slug, taxonomy, parent (categories only), meta: [], url, urls}`.
  * WordPress' `_links` (pointing at /wp/v2 routes this service does not have) are not emitted.
  */
-export function serializeTerm(item: Item | TermItem, ctx: TermContext): Json {
-  const t = asTerm(item);
+export function serializeTerm(t: TermItem, ctx: TermContext): Json {
   return {
     id: t.id,
     count: countOf(t),
@@ -55,8 +53,7 @@ export function serializeTerm(item: Item | TermItem, ctx: TermContext): Json {
  * Shape 4.4(a), as embedded in events: the raw WordPress term row with `id` last and `urls` added
  * (`{name, slug, term_group: 0, term_taxonomy_id, taxonomy, description, parent, count, filter: 'raw', id, urls}`).
  */
-export function serializeEventTerm(item: Item | TermItem, ctx: TermContext): Json {
-  const t = asTerm(item);
+export function serializeEventTerm(t: TermItem, ctx: TermContext): Json {
   return {
     name: termText(t, ctx.lang, 'name'),
     slug: t.slug,

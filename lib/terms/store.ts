@@ -7,9 +7,9 @@ import { invalidParam } from '../http/errors.js';
 import { table } from '../store/client.js';
 import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
 import { batchGet, getItem, getTerm, queryAll } from '../store/records.js';
-import type { TransactItem } from '../store/posts.js';
+import type { TransactItem } from '../store/types.js';
 import { slugCandidates } from '../text/slug.js';
-import { termsPartition, type TermItem } from './item.js';
+import { isTerm, termsPartition, type TermItem } from './item.js';
 
 export type Key = { PK: string; SK: string };
 
@@ -25,8 +25,8 @@ export interface TermEntry {
 /** The term with this id if it is one of `taxonomy`. */
 export async function readTerm(taxonomy: Taxonomy, id: number, consistent = true): Promise<TermItem | null> {
   if (!Number.isSafeInteger(id) || id <= 0) return null;
-  const item = (await getTerm(id, consistent)) as unknown as TermItem | null;
-  return item && item.taxonomy === taxonomy ? item : null;
+  const item = await getTerm(id, consistent);
+  return isTerm(item, taxonomy) ? item : null;
 }
 
 /** Every term of a taxonomy from its byStart partition (one paginated Query; bounded by the number of terms). */
@@ -55,37 +55,6 @@ export async function guardHolders(keys: Key[]): Promise<Map<string, number>> {
 
 /** The holder of one guard, or null. */
 export const guardHolder = async (key: Key): Promise<number | null> => (await getItem(key, true))?.id as number | undefined ?? null;
-
-/** Put of a guard item held by `id` (fails when another record holds it). */
-export const guardPut = (key: Key, id: number): TransactItem => ({
-  Put: { TableName: table(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
-    ExpressionAttributeValues: { ':id': id } },
-});
-
-/** Delete of a guard item held by `id` (never releases someone else's). */
-export const guardDelete = (key: Key, id: number): TransactItem => ({
-  Delete: { TableName: table(), Key: key, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
-    ExpressionAttributeValues: { ':id': id } },
-});
-
-const SLUG_BATCH = 25;
-
-/**
- * The first of base, base-2, base-3… that no other term of the taxonomy holds and that is not in `reserved`
- * (slugs already chosen for other new terms of the same transaction). After a lost race (`spread` > 0) it picks
- * at random among the first free candidates, so concurrent writers stop colliding.
- */
-export async function pickSlug(taxonomy: Taxonomy, base: string, selfId: number, reserved: ReadonlySet<string> = new Set(),
-  spread = 0): Promise<string> {
-  for (let from = 1; from < 10_000; from += SLUG_BATCH) {
-    const candidates = slugCandidates(base, from, SLUG_BATCH);
-    const taken = await batchGet(candidates.map((s) => slugKey(taxonomy, s)), ['id']);
-    const holders = new Map(taken.map((g) => [String(g.PK).slice(`SLUG#${taxonomy}#`.length), Number(g.id)]));
-    const free = candidates.filter((s) => !reserved.has(s) && (!holders.has(s) || holders.get(s) === selfId));
-    if (free.length) return free[Math.floor(Math.random() * Math.min(free.length, spread + 1))]!;
-  }
-  throw invalidParam('slug', 'slug: no free slug could be found; send a different slug');
-}
 
 /** One link of a parent chain: the category and the parent it had when read. */
 export interface ChainLink {

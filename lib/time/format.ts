@@ -10,7 +10,7 @@ export interface DateDetails { year: string; month: string; day: string; hour: s
 export function dateDetails(wall: Wall): DateDetails {
   const m = WALL_RE.exec(wall);
   if (!m) throw new Error(`not a wall-clock time: ${wall}`);
-  const [, year, month, day, hour, minutes, seconds] = m as unknown as [string, string, string, string, string, string, string];
+  const [year = '', month = '', day = '', hour = '', minutes = '', seconds = ''] = m.slice(1);
   return { year, month, day, hour, minutes, seconds };
 }
 

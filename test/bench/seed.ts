@@ -3,7 +3,7 @@
  *
  * Venues, organizers, categories and tags are created through the HTTP API (the product's own create paths).
  * Events are written in bulk: each event is a complete EventItem; every item the store writes for a new event comes
- * from the product's own functions — postCreateItems(withSlug(…)) and eventCreateExtras(item) — and those
+ * from the product's own functions — createItems(withSlug(…)) and eventCreateExtras(item) — and those
  * TransactItems are applied to an accumulator: Puts are batch-written (BatchWriteItem, 25 per call, several in
  * flight), ADD updates are folded per (key, attribute) and applied once at the end, ConditionChecks are dropped.
  * An Update that is not a pure ADD cannot be folded and stops the seeding with a message saying which.
@@ -12,7 +12,8 @@ import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@
 import { eventCreateExtras } from '../../lib/events/operations.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
 import { counterKey, postKey } from '../../lib/store/keys.js';
-import { postCreateItems, withSlug, type TransactItem } from '../../lib/store/posts.js';
+import { createItems, withSlug } from '../../lib/store/kit.js';
+import type { TransactItem } from '../../lib/store/types.js';
 import { wallToUtc } from '../../lib/time/format.js';
 import { zoneOf, type Zone } from '../../lib/time/zones.js';
 import { pool, Rng, sleep, Zipf, type KeepAliveClient } from './common.js';
@@ -406,8 +407,8 @@ export class EventGenerator {
 
 /** Every item the store writes for a new event, as the product builds them (record, slug guard, extras). */
 export function eventTransactItems(item: EventItem, slug: string): TransactItem[] {
-  const stored = withSlug('event', item, slug) as EventItem;
-  return [...postCreateItems('event', stored), ...eventCreateExtras(stored)];
+  const stored = withSlug('event', item, slug);
+  return [...createItems('event', stored), ...eventCreateExtras(stored)];
 }
 
 // ------------------------------------------------------------------------------------------------ writing

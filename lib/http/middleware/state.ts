@@ -32,6 +32,7 @@ const states = new WeakMap<APIGatewayProxyEventV2, State>();
 export function stateOf(event: APIGatewayProxyEventV2): State {
   let state = states.get(event);
   if (!state) {
+    // `line` is set by the first middleware (lib/http/handler.ts) before anything reads it.
     state = { line: undefined as never, api: null, match: null, lang: 'en', query: {}, invalid: {}, caller: null, raw: {}, ctx: null };
     states.set(event, state);
   }

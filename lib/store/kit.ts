@@ -1,0 +1,246 @@
+/**
+ * The write kit (lib/store/README.md "Writes"): every record kind — events, venues, organizers, categories, tags —
+ * is described once (its key, its slug scope, whether the bySlug index lists it), and every write of a record goes
+ * through the same few operations: the items that create, rewrite or delete it together with its slug guard, one
+ * conditional transaction that commits them with whatever else the write changes, and the trash/restore transition.
+ * Free slugs come from the planning reads (reads.ts: ReadSet.freeSlug); the retry policy is retry.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { PostStatus } from '../model/status.js';
+import { db, table } from './client.js';
+import { foldCounters } from './counters.js';
+import { LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
+import { postKey, slugIndexKey, slugKey, termKey, type PostKind, type Taxonomy } from './keys.js';
+import { backoff } from './retry.js';
+import { timeLeft } from './scope.js';
+import type { Key, TransactItem } from './types.js';
+import type { ReadSet } from './reads.js';
+
+export type KindName = PostKind | Taxonomy;
+
+/** What the kit needs to know of a kind of record. */
+export interface RecordKind {
+  name: KindName;
+  key: (id: number) => Key;
+}
+
+export const KINDS: Record<KindName, RecordKind> = {
+  event: { name: 'event', key: postKey },
+  venue: { name: 'venue', key: postKey },
+  organizer: { name: 'organizer', key: postKey },
+  category: { name: 'category', key: termKey },
+  tag: { name: 'tag', key: termKey },
+};
+
+/** Every record the kit writes has an id, a version and a slug. */
+export interface Stored {
+  id: number;
+  v: number;
+  slug: string;
+}
+
+/** A record's attributes by name (records are plain objects of their kind's shape). */
+const attributes = (record: object): Map<string, unknown> => new Map(Object.entries(record));
+
+// ------------------------------------------------------------------------------------------------ guards
+
+/** Put of a guard item (a slug, a term name) held by `id`; fails when another record holds it. */
+export const guardPut = (key: Key, id: number): TransactItem => ({
+  Put: { TableName: table(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } },
+});
+
+/** Delete of a guard item held by `id` (never releases someone else's). */
+export const guardDelete = (key: Key, id: number): TransactItem => ({
+  Delete: { TableName: table(), Key: key, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } },
+});
+
+/** The record with its slug, and its bySlug index keys. */
+export const withSlug = <T extends object>(kind: KindName, item: T, slug: string): T & { slug: string } =>
+  ({ ...item, slug, GSI1PK: slugIndexKey(kind, slug), GSI1SK: kind });
+
+// ------------------------------------------------------------------------------------------------ the items of a write
+
+/** The most a record may hold (contract §2: 350 KB of stored text), measured as its JSON, which is at least as large. */
+export const MAX_RECORD_BYTES = 350_000;
+
+function checkSize(item: object): void {
+  if (Buffer.byteLength(JSON.stringify(item)) > MAX_RECORD_BYTES) throw new RecordTooLarge();
+}
+
+/** Attributes maintained by ADD in other records' transactions; a record rewrite never touches them. */
+export const COUNTER_ATTRIBUTES = ['cnt', 'linked', 'kids'] as const;
+
+/**
+ * An Update that turns `prev` into `next` (SET what changed, REMOVE what is gone) if the item still has
+ * `expectedVersion`. It leaves the counter attributes alone, so concurrent link changes are never lost.
+ */
+export function rewriteItem(key: Key, prevRecord: object, nextRecord: object, expectedVersion: number): TransactItem {
+  checkSize(nextRecord);
+  const prev = attributes(prevRecord);
+  const next = attributes(nextRecord);
+  const names: Record<string, string> = { '#v': 'v' };
+  const values: Record<string, unknown> = { ':expected': expectedVersion };
+  const set: string[] = [];
+  const remove: string[] = [];
+  const skip = new Set<string>(['PK', 'SK', ...COUNTER_ATTRIBUTES]);
+  let i = 0;
+  for (const [k, v] of next) {
+    if (skip.has(k) || v === undefined) continue;
+    if (k !== 'v' && JSON.stringify(prev.get(k)) === JSON.stringify(v) && !(v instanceof Set)) continue;
+    const n = k === 'v' ? '#v' : `#a${i}`;
+    names[n] = k;
+    values[`:a${i}`] = v;
+    set.push(`${n} = :a${i}`);
+    i++;
+  }
+  for (const k of prev.keys()) {
+    if (skip.has(k) || next.get(k) !== undefined) continue;
+    names[`#r${i}`] = k;
+    remove.push(`#r${i}`);
+    i++;
+  }
+  return {
+    Update: {
+      TableName: table(),
+      Key: key,
+      UpdateExpression: `SET ${set.join(', ')}${remove.length ? ` REMOVE ${remove.join(', ')}` : ''}`,
+      ConditionExpression: '#v = :expected',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A new record and its slug guard: the record first (its failure means the id is taken: a bug). */
+export function createItems(kind: KindName, stored: Stored): TransactItem[] {
+  checkSize(stored);
+  return [
+    { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } },
+    guardPut(slugKey(kind, stored.slug), stored.id),
+  ];
+}
+
+/** A record rewritten at the version read, its slug guard moved when the slug changed: the rewrite first. */
+export function rewriteItems(kind: KindName, prev: Stored, next: Stored): TransactItem[] {
+  return [
+    rewriteItem(KINDS[kind].key(next.id), prev, next, prev.v),
+    ...(next.slug !== prev.slug ? [guardDelete(slugKey(kind, prev.slug), next.id), guardPut(slugKey(kind, next.slug), next.id)] : []),
+  ];
+}
+
+/** A record deleted at the version read, and its slug guard: the delete first. */
+export function deleteItems(kind: KindName, prev: Stored, extraCondition?: { expression: string; names: Record<string, string>;
+  values: Record<string, unknown> }): TransactItem[] {
+  return [
+    { Delete: { TableName: table(), Key: KINDS[kind].key(prev.id),
+      ConditionExpression: `#v = :v${extraCondition ? ` AND ${extraCondition.expression}` : ''}`,
+      ExpressionAttributeNames: { '#v': 'v', ...extraCondition?.names },
+      ExpressionAttributeValues: { ':v': prev.v, ...extraCondition?.values } } },
+    guardDelete(slugKey(kind, prev.slug), prev.id),
+  ];
+}
+
+// ------------------------------------------------------------------------------------------------ committing
+
+/** Cancellation reasons that mean "throttled": nothing was applied, and the same transaction can be sent again. */
+const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+function reasonsOf(e: unknown): string[] {
+  if ((e as Error).name !== 'TransactionCanceledException') throw e;
+  return ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}
+
+/**
+ * Runs one transaction: null when it committed, else the cancellation reasons (one per item). Throttled
+ * transactions are sent again (with the same ClientRequestToken, so a retry after a lost answer cannot apply
+ * twice) while the request has time; a conflict with another transaction in flight reads as ['TransactionConflict'].
+ */
+export async function transact(all: TransactItem[]): Promise<string[] | null> {
+  const items = foldCounters(all);
+  if (items.length > 100) throw new TooManyChanges();
+  for (const t of items) if (t.Put?.Item) checkSize(t.Put.Item);
+  const ClientRequestToken = randomUUID();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken }));
+      return null;
+    } catch (e) {
+      const reasons = reasonsOf(e);
+      if (reasons.some((r) => THROTTLED.has(r))) {
+        if (attempt >= 6 || timeLeft() < 500) throw new StoreUnavailable(false, { cause: e });
+        await backoff(attempt);
+        continue;
+      }
+      if (reasons.some((r) => r === 'TransactionConflict')) return ['TransactionConflict'];
+      return reasons;
+    }
+  }
+}
+
+/**
+ * Commits a write. When its first item is the record's own (create, rewrite, delete), a failure of that item is a
+ * VersionConflict (the record changed since it was read); any other failure — a slug or name taken meanwhile, a
+ * linked record changed or gone, a transaction in the way — is a LinkConflict: the caller plans again (retry.ts).
+ */
+export async function commit(items: TransactItem[], opts: { ownFirst?: boolean } = {}): Promise<void> {
+  if (items.length === 0) return;
+  const reasons = await transact(items);
+  if (!reasons) return;
+  if (opts.ownFirst && reasons[0] === 'ConditionalCheckFailed') throw new VersionConflict();
+  throw new LinkConflict();
+}
+
+// ------------------------------------------------------------------------------------------------ trash
+
+/** What trashing and restoring keep on a record (events, venues, organizers). */
+export interface Trashable {
+  status: PostStatus;
+  slug: string;
+  slugBeforeTrash?: string;
+  statusBeforeTrash?: PostStatus;
+}
+
+/**
+ * The fields and slug base of a status change (reference §10.5): into the trash, the slug moves to `<slug>__trashed`
+ * (freeing it) and the slug and status are remembered; out of it, the remembered slug is taken back (or the next free
+ * one). Null when the status does not enter or leave the trash.
+ */
+export function trashTransition<T extends Trashable>(prev: T, next: T, requestedSlugBase?: string):
+  { record: T; slugBase: string } | null {
+  if (prev.status === 'trash' && next.status !== 'trash') {
+    const { slugBeforeTrash: _s, statusBeforeTrash: _t, ...rest } = next;
+    return { record: rest as T, slugBase: requestedSlugBase ?? prev.slugBeforeTrash ?? prev.slug.replace(/__trashed(-\d+)?$/, '') };
+  }
+  if (prev.status !== 'trash' && next.status === 'trash') {
+    const slugBeforeTrash = requestedSlugBase ?? prev.slug;
+    return { record: { ...next, slugBeforeTrash, statusBeforeTrash: prev.status }, slugBase: `${slugBeforeTrash}__trashed` };
+  }
+  return null;
+}
+
+// ------------------------------------------------------------------------------------------------ the record writes
+
+/** Creates a record (its slug chosen by the plan) with the rest of its write in one transaction. */
+export const createRecord = (kind: KindName, stored: Stored, extra: TransactItem[] = []): Promise<void> =>
+  commit([...createItems(kind, stored), ...extra], { ownFirst: true });
+
+/** Rewrites a record at the version read (moving its slug guard if the slug changed) with the rest of its write. */
+export const rewriteRecord = (kind: KindName, prev: Stored, next: Stored, extra: TransactItem[] = []): Promise<void> =>
+  commit([...rewriteItems(kind, prev, next), ...extra], { ownFirst: true });
+
+/** Deletes a record at the version read, and its slug guard, with the rest of its write. */
+export const deleteRecord = (kind: KindName, prev: Stored, extra: TransactItem[] = []): Promise<void> =>
+  commit([...deleteItems(kind, prev), ...extra], { ownFirst: true });
+
+/**
+ * The record moved to the trash at `now`: a new version, status trash, the slug moved to a free `<slug>__trashed`
+ * (read through the plan's reads) and the slug and status it had kept for a restore.
+ */
+export async function trashed<T extends Stored & Trashable & { modifiedUtc: string }>(kind: KindName, prev: T, now: string,
+  reads: ReadSet, attempt: number): Promise<T> {
+  const moved = trashTransition(prev, { ...prev, v: prev.v + 1, status: 'trash', modifiedUtc: now })!;
+  return withSlug(kind, moved.record, await reads.freeSlug(kind, moved.slugBase, prev.id, attempt));
+}
