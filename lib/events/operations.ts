@@ -2,7 +2,8 @@
 import { canEdit, canRead } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
-import type { EventDeleteParams, EventReadParams, EventUpdateParams, EventWriteParams } from '../routes/events.js';
+import type { RecordDeleteParams as EventDeleteParams, RecordReadParams as EventReadParams } from '../routes/common.js';
+import type { EventUpdateParams, EventWriteParams } from '../routes/events.js';
 import type { RecordRefParams } from '../routes/types.js';
 import { ApiError, forbidden } from '../http/errors.js';
 import { checkIfMatch, recordJson } from '../http/etag.js';

@@ -5,7 +5,8 @@
 import { canEdit, canRead } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
-import type { LinkedDeleteParams, LinkedReadParams, LinkedUpdateParams, LinkedWriteParams } from '../routes/linked.js';
+import type { RecordDeleteParams as LinkedDeleteParams, RecordReadParams as LinkedReadParams } from '../routes/common.js';
+import type { LinkedUpdateParams, LinkedWriteParams } from '../routes/linked.js';
 import type { RecordRefParams } from '../routes/types.js';
 import { ApiError, forbidden } from '../http/errors.js';
 import { checkIfMatch, recordJson } from '../http/etag.js';

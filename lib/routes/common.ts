@@ -1,7 +1,7 @@
 /** Parameters shared by several routes. */
 import { ParamError } from '../model/errors.js';
 import { POST_STATUSES, type PostStatus } from '../model/status.js';
-import { LANGUAGES, type Language, type ParamSpec, type ParseContext, type RefKind, type Schema } from './types.js';
+import { LANGUAGES, type Language, type ParamSpec, type ParamValues, type ParseContext, type RecordRefParams, type RefKind, type Schema } from './types.js';
 import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
 
@@ -82,6 +82,10 @@ export const passwordRead = param('password', 'query', 'the password of a passwo
 export const contextParam = param('context', 'query',
   'view (default) or edit, in any letter case: edit shows password-protected content to callers who may edit the record',
   anyCaseEnum(['view', 'edit']), parseEnum(['view', 'edit'] as const));
+
+/** The parameters of reading one record, and of deleting one, besides its id or slug. */
+export type RecordReadParams = RecordRefParams & ParamValues<readonly [typeof passwordRead, typeof contextParam]>;
+export type RecordDeleteParams = RecordRefParams & ParamValues<readonly [typeof forceParam]>;
 
 export const forceParam = withDefault(param('force', 'query', 'delete permanently instead of moving to the trash (editors only)',
   { type: 'boolean', default: false }, parseBoolean), false);

@@ -222,9 +222,7 @@ export function eventWriteParams(create: boolean) {
   ] as const;
 }
 export type EventWriteParams = ParamValues<ReturnType<typeof eventWriteParams>>;
-export type EventReadParams = RecordRefParams & ParamValues<readonly [typeof passwordRead, typeof contextParam]>;
 export type EventUpdateParams = RecordRefParams & EventWriteParams;
-export type EventDeleteParams = RecordRefParams & ParamValues<readonly [typeof forceParam]>;
 
 const readErrors = [400, 401, 403, 404];
 const writeErrors = [400, 401, 403, 404, 412, 413];

@@ -90,9 +90,7 @@ function listParams(kind: Kind) {
   ] as const;
 }
 export type LinkedListParams = ParamValues<ReturnType<typeof listParams>>;
-export type LinkedReadParams = RecordRefParams & ParamValues<readonly [typeof passwordRead, typeof contextParam]>;
 export type LinkedUpdateParams = RecordRefParams & LinkedWriteParams;
-export type LinkedDeleteParams = RecordRefParams & ParamValues<readonly [typeof forceParam]>;
 
 function routes(kind: Kind, group: Group, plural: string): RouteSpec[] {
   const title = kind[0]!.toUpperCase() + kind.slice(1);
