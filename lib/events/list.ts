@@ -17,6 +17,7 @@ import { queryLinkedEvents, type LinkKind } from '../store/links.js';
 import { postKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
+import { matchesWords, queryWords } from '../text/words.js';
 import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
 import { within } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
@@ -37,13 +38,6 @@ const DATE_KEYS: DateFilterKey[] = ['start_date', 'end_date', 'starts_before', '
 const anyOf = (wanted: number[] | undefined, have: number[] | number | undefined): boolean =>
   !wanted || (Array.isArray(have) ? have : have === undefined ? [] : [have]).some((id) => wanted.includes(id));
 
-/** Search words (reference §6.4): quotes group words, a leading "-" excludes. */
-function searchTerms(search: string): { word: string; exclude: boolean }[] {
-  return [...search.matchAll(/(-?)"([^"]+)"|(-?)(\S+)/g)]
-    .map((m) => ({ word: (m[2] ?? m[4] ?? '').toLowerCase(), exclude: (m[1] || m[3]) === '-' }))
-    .filter((t) => t.word !== '' && t.word !== '-');
-}
-
 /** Whether the caller may see a password-protected event's content: they sent its password. */
 const unlocked = (ctx: RequestContext<EventListParams>, item: EventItem): boolean =>
   typeof ctx.params.password === 'string' && item.pw !== undefined && checkPassword(ctx.params.password, item.pw);
@@ -52,13 +46,9 @@ const unlocked = (ctx: RequestContext<EventListParams>, item: EventItem): boolea
  * Whether an event matches the search words in the request's language. A password-protected event the caller has
  * not unlocked is matched on its title only: its hidden text must not be probed by searching (contract §4).
  */
-function matchesSearch(item: EventItem, ctx: RequestContext<EventListParams>, terms: { word: string; exclude: boolean }[]): boolean {
+function matchesSearch(item: EventItem, ctx: RequestContext<EventListParams>, words: string[]): boolean {
   const shown = item.pw && !unlocked(ctx, item) ? (['title'] as const) : (['title', 'excerpt', 'description'] as const);
-  const fields = shown.map((f) => {
-    const text = textOf(item, ctx.lang, f);
-    return (f === 'title' ? text : htmlToText(text)).toLowerCase();
-  });
-  return terms.every(({ word, exclude }) => fields.some((f) => f.includes(word)) !== exclude);
+  return matchesWords(words, shown.map((f) => (f === 'title' ? textOf(item, ctx.lang, f) : htmlToText(textOf(item, ctx.lang, f)))));
 }
 
 /** The list facts of a stored event, as its index entry would carry them. */
@@ -183,12 +173,12 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
   entries = entries.filter(accept);
 
   if (p.search !== undefined) {
-    const terms = searchTerms(p.search);
+    const words = queryWords(p.search);
     if (!full) {
       const items = (await batchGet(entries.map((e) => postKey(e.id)))).filter(isEvent);
       full = new Map(items.map((i) => [i.id, i]));
     }
-    entries = entries.filter((e) => full!.has(e.id) && matchesSearch(full!.get(e.id)!, ctx, terms));
+    entries = entries.filter((e) => full!.has(e.id) && matchesSearch(full!.get(e.id)!, ctx, words));
   }
   return { total: entries.length, slice: entries.slice((page - 1) * perPage, page * perPage), full };
 }

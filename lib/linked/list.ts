@@ -17,7 +17,8 @@ import { batchGet, getPost, queryAll, queryUntil, type Item } from '../store/rec
 import { countByStatus } from './counts.js';
 import { nowUtcWall } from '../time/format.js';
 import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
-import { matchesSearch, searchFragments } from './search.js';
+import { matchesSearch } from './search.js';
+import { queryWords } from '../text/words.js';
 import { isLocked, renderLinked } from './serialize.js';
 
 /** A byStart index item of a venue/organizer (projection: id, status, author, nm, linked, slug, pw). */
@@ -91,7 +92,7 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
 
   let full: Map<number, LinkedItem> | null = null;
   if (p.search !== undefined) {
-    const fragments = searchFragments(p.search);
+    const fragments = queryWords(p.search);
     const items = (await batchGet(entries.map((e) => postKey(e.id)))) as LinkedItem[];
     full = new Map(items.map((i) => [i.id, i]));
     entries = entries.filter((e) => {

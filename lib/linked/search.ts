@@ -1,13 +1,13 @@
 /**
- * Venue/organizer list search (reference §7): the search string is split into word fragments on every
- * character that is not a letter, a digit or "-"; a record matches when ONE of its fields contains every
- * fragment (case-insensitive). "temple avenue" finds the address "100, Avenue du Temple".
+ * Venue/organizer list search (contract §9, over the fields of reference §7): every word of the query must begin a
+ * word of one of the fields (lib/text/words.ts). "temple avenue" finds the address "100, Avenue du Temple".
  * Fields: the name and description as shown in the request language (contract §8: fallback included), the
  * excerpt, and for venues address, city, province, state, stateprovince, zip and phone (not country); for
  * organizers phone, e-mail and website.
  */
 import type { Language } from '../model/language.js';
 import { htmlToText } from '../text/sanitize.js';
+import { matchesWords } from '../text/words.js';
 import { textOf, type LinkedItem, type LinkedKind } from './item.js';
 
 const SEARCH_FIELDS = {
@@ -15,10 +15,6 @@ const SEARCH_FIELDS = {
   organizer: ['phone', 'email', 'website'],
 } as const;
 
-/** The lower-case fragments of a search string; none when it holds no letters or digits. */
-export function searchFragments(search: string): string[] {
-  return [...new Set(search.normalize('NFC').toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter((f) => f !== '' && /[\p{L}\p{N}]/u.test(f)))];
-}
 
 /**
  * The texts a search looks in. For a password-protected record the caller has not unlocked, only what the
@@ -31,11 +27,10 @@ export function searchFields(kind: LinkedKind, item: LinkedItem, lang: Language,
     htmlToText(item.excerpt ?? ''),
     ...SEARCH_FIELDS[kind].map((f) => item[f] ?? ''),
   ];
-  return fields.filter((f) => f !== '').map((f) => f.normalize('NFC').toLowerCase());
+  return fields.filter((f) => f !== '');
 }
 
-/** Whether one field contains all fragments (no fragments: every record matches, as no words restrict it). */
-export function matchesSearch(kind: LinkedKind, item: LinkedItem, lang: Language, fragments: string[], locked = false): boolean {
-  if (fragments.length === 0) return true;
-  return searchFields(kind, item, lang, locked).some((field) => fragments.every((f) => field.includes(f)));
+/** Whether every query word begins a word of one of the fields (no words: every record matches). */
+export function matchesSearch(kind: LinkedKind, item: LinkedItem, lang: Language, words: string[], locked = false): boolean {
+  return matchesWords(words, searchFields(kind, item, lang, locked));
 }

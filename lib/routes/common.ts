@@ -4,6 +4,7 @@ import { POST_STATUSES, type PostStatus } from '../model/status.js';
 import { LANGUAGES, type Language, type ParamSpec, type ParamValues, type ParseContext, type RecordRefParams, type RefKind, type Schema } from './types.js';
 import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
+import { queryWords } from '../text/words.js';
 
 /** A parameter whose handler gets `T | undefined` (see `required` and `withDefault` for the others). */
 export function param<N extends string, T>(name: N, where: ParamSpec['in'], description: string, schema: Schema,
@@ -73,8 +74,14 @@ export const perPage = withDefault(param(
   (v) => Math.min(parsePositiveInt(v), MAX_PER_PAGE),
 ), 10);
 
+/** Search words (contract §9): whole words and word prefixes; a query without a word is refused. */
 export const search = (fields: string) =>
-  param('search', 'query', `words to look for in ${fields}`, text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other));
+  param('search', 'query', `words to look for in ${fields}: every word must begin a word of one of them (case and accents ignored)`,
+    text(TEXT_LIMITS.other), (v) => {
+      const s = parseString(v, TEXT_LIMITS.other);
+      if (queryWords(s).length === 0) throw new ParamError('must contain at least one word');
+      return s;
+    });
 
 export const passwordRead = param('password', 'query', 'the password of a password-protected record',
   text(TEXT_LIMITS.other), (v) => parseString(v, TEXT_LIMITS.other));

@@ -1,5 +1,5 @@
 /** The /categories and /tags routes (reference §4.4(b), §5.2, §8, §9.3, §10.4). */
-import { checking, idParam, page, param, perPage, requiredWhen, resolving, translationLanguage } from './common.js';
+import { checking, idParam, page, param, perPage, requiredWhen, resolving, search, translationLanguage } from './common.js';
 import { parseBoolean, parseEnum, parseList, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import type { OperationSpec, ParamValues, RouteSpec } from './types.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
@@ -16,7 +16,7 @@ const eventRef = <N extends string>(name: N, description: string) =>
 function listParams(kind: Taxonomy) {
   return [
     page, perPage,
-    param('search', 'query', 'text to look for in the name and slug', text(TEXT_LIMITS.other), (v) => parseString(v)),
+    search('the name and slug'),
     termRefs('include', 'only these terms (ids or slugs)', kind),
     termRefs('exclude', 'not these terms (ids or slugs)', kind),
     param('order', 'query', 'asc or desc (any letter case)', anyCaseEnum(['asc', 'desc'], { default: 'asc' }),

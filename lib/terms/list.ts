@@ -5,6 +5,7 @@
  */
 import { canEdit, canRead } from '../auth/access.js';
 import { isEvent } from '../events/record.js';
+import { matchesWords, queryWords } from '../text/words.js';
 import type { RequestContext } from '../http/context.js';
 import type { TermListParams } from '../routes/terms.js';
 import { listHeaders, serializePage, type PageLinks } from '../http/pagination.js';
@@ -12,7 +13,7 @@ import { json, type HttpResult } from '../http/response.js';
 import { termKey, type Taxonomy } from '../store/keys.js';
 import { batchGet, getPost } from '../store/records.js';
 import { slugify } from '../text/slug.js';
-import { foldName, indexName, isHierarchical, isTerm, TAXONOMIES, termText, type TermItem } from './item.js';
+import { indexName, isHierarchical, isTerm, TAXONOMIES, termText, type TermItem } from './item.js';
 import { serializeTerm } from './serialize.js';
 import { queryTermIndex, type TermEntry } from './store.js';
 
@@ -126,8 +127,8 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext<TermList
   }
   const name = (e: TermEntry): string => indexName(e.nm, ctx.lang);
   if (p.search !== undefined) {
-    const needle = foldName(p.search.trim());
-    entries = entries.filter((e) => name(e).includes(needle) || e.slug.includes(needle));
+    const words = queryWords(p.search);
+    entries = entries.filter((e) => matchesWords(words, [name(e), e.slug]));
   }
   if (p.hide_empty !== false) {
     const filled = nonEmpty(all, hierarchical);

@@ -2,7 +2,8 @@
 import type { RequestContext } from '../../lib/http/context.js';
 import { deriveStateProvince, fold, type LinkedItem } from '../../lib/linked/item.js';
 import { descriptionHash, idsInNameItem, nameKey, namePartition, namesOf, nameTransactItems, nameWrites, showsName } from '../../lib/linked/names.js';
-import { matchesSearch, searchFragments } from '../../lib/linked/search.js';
+import { matchesSearch } from '../../lib/linked/search.js';
+import { matchesWords, queryWords } from '../../lib/text/words.js';
 import { isLocked, linkedImage, renderLinked, serializeLinked } from '../../lib/linked/serialize.js';
 import { hashPassword } from '../../lib/auth/password.js';
 
@@ -20,25 +21,35 @@ function venue(extra: Partial<LinkedItem> = {}): LinkedItem {
   };
 }
 
-describe('search', () => {
-  it('splits on everything but letters, digits and "-"', () => {
-    expect(searchFragments('Temple, AVENUE!  du')).toEqual(['temple', 'avenue', 'du']);
-    expect(searchFragments('jean-luc 75003')).toEqual(['jean-luc', '75003']);
-    expect(searchFragments('Ærø café')).toEqual(['ærø', 'café']);
-    expect(searchFragments(' , ; - ')).toEqual([]);
+describe('search (contract §9: whole words and word prefixes)', () => {
+  it('reads words with Intl.Segmenter, folded: NFKC, case, Latin/Greek/Cyrillic accents; quotes and "-" mean nothing', () => {
+    expect(queryWords('Temple, AVENUE!  du')).toEqual(['temple', 'avenue', 'du']);
+    expect(queryWords('"Ærø" -café Straße')).toEqual(['ærø', 'cafe', 'strasse']);
+    expect(queryWords('Ｆｕｌｌ ＷＩＤＴＨ')).toEqual(['full', 'width']); // NFKC
+    expect(queryWords('Ἀθῆναι Ёлка')).toEqual(['αθηναι', 'елка']);
+    expect(queryWords(' , ; - ')).toEqual([]);
   });
 
-  it('needs every fragment within one field', () => {
+  it('matches word prefixes, never the middle of a word; every Han, Kana or Thai character starts a word', () => {
+    expect(matchesWords(queryWords('wor'), ['Hello World'])).toBe(true);
+    expect(matchesWords(queryWords('orld'), ['Hello World'])).toBe(false);
+    expect(matchesWords(queryWords('cafe'), ['Le Café'])).toBe(true);
+    expect(matchesWords(queryWords('京'), ['東京タワー'])).toBe(true);
+    expect(matchesWords(queryWords('ไทย'), ['ประเทศไทย'])).toBe(true);
+  });
+
+  it('needs every word, each in any field', () => {
     const v = venue();
-    const m = (s: string, lang: 'en' | 'de' = 'en') => matchesSearch('venue', v, lang, searchFragments(s));
+    const m = (s: string, lang: 'en' | 'de' = 'en') => matchesSearch('venue', v, lang, queryWords(s));
     expect(m('temple avenue')).toBe(true);
     expect(m('france, ile de')).toBe(true);
     expect(m('big room')).toBe(true); // HTML stripped
-    expect(m('grand paris')).toBe(false); // name + city: two fields
+    expect(m('grand paris')).toBe(true); // name + city
+    expect(m('gran par')).toBe(true); // prefixes
+    expect(m('rand')).toBe(false); // not a word's beginning
     expect(m('saal')).toBe(false);
     expect(m('saal', 'de')).toBe(true);
     expect(m('room', 'de')).toBe(true); // description falls back to English
-    expect(m('!!!')).toBe(true);
   });
 
   it('does not look at the country, nor at protected text of a locked record', () => {
@@ -51,8 +62,8 @@ describe('search', () => {
 
   it('organizers: phone, email and website', () => {
     const o: LinkedItem = { ...venue(), kind: 'organizer', email: 'Hi@Org.example', website: 'https://org.example/x', phone: '555' };
-    expect(matchesSearch('organizer', o, 'en', ['hi@org'])).toBe(true);
-    expect(matchesSearch('organizer', o, 'en', ['org', 'x'])).toBe(true);
+    expect(matchesSearch('organizer', o, 'en', queryWords('hi@org'))).toBe(true);
+    expect(matchesSearch('organizer', o, 'en', queryWords('org x'))).toBe(true);
     expect(matchesSearch('organizer', o, 'en', ['temple'])).toBe(false); // not a venue field for organizers
   });
 });
