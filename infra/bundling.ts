@@ -42,7 +42,11 @@ export const BUNDLE = {
    */
   bundleAwsSDK: true,
   /** Package → module substitutions, paths relative to the project root (where esbuild runs). */
-  alias: { '@aws-sdk/credential-provider-node': './lib/store/env-credentials.ts', 'side-channel': './lib/http/side-channel.cjs' },
+  alias: {
+    '@aws-sdk/credential-provider-node': './lib/store/env-credentials.ts',
+    'side-channel': './lib/http/side-channel.cjs',
+    '@smithy/core/event-streams': './lib/aws/no-event-streams.ts',
+  },
 } as const;
 
 /** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used). */

@@ -6,7 +6,8 @@
  * client value reaches a prototype or makes the service allocate or loop in proportion to a number it chose. Lone
  * UTF-16 surrogates (which no UTF-8 text can hold) become U+FFFD.
  */
-import qs from 'qs';
+// The parser alone: qs's index also loads its stringifier (lambda bundles are budgeted).
+import parseQuery from 'qs/lib/parse.js';
 
 export type Nested = { [key: string]: NestedValue };
 export type NestedValue = string | NestedValue[] | Nested;
@@ -69,7 +70,7 @@ function checked(raw: Record<string, unknown>): ParsedForm {
 }
 
 /** Parses a query string or an `application/x-www-form-urlencoded` body. */
-export const parseForm = (text: string): ParsedForm => checked(qs.parse(text, QS_OPTIONS) as Record<string, unknown>);
+export const parseForm = (text: string): ParsedForm => checked(parseQuery(text, QS_OPTIONS) as Record<string, unknown>);
 
 /** How deep a JSON body may nest (the deepest shape the contract takes, a recurrence rule list, needs 4). */
 export const MAX_JSON_DEPTH = 10;
