@@ -27,6 +27,17 @@ const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024;
 /** API Gateway's integration timeout, reported by getRemainingTimeInMillis. */
 const TIMEOUT_MS = 30_000;
 
+/** The simulated function time limit: CALENDAR_FUNCTION_TIMEOUT_MS (tests shorten it), else TIMEOUT_MS. */
+export function functionTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.CALENDAR_FUNCTION_TIMEOUT_MS;
+  if (raw === undefined || raw.trim() === '') return TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 1000 || ms > 900_000) {
+    throw new Error(`CALENDAR_FUNCTION_TIMEOUT_MS must be a whole number of milliseconds from 1000 to 900000, not "${raw}".`);
+  }
+  return ms;
+}
+
 /** What the event builder needs from a request; `IncomingMessage` provides all of it. */
 export interface LocalRequest {
   method: string;
@@ -159,7 +170,7 @@ export function toHttpApiEvent(req: LocalRequest): APIGatewayProxyEventV2 {
 export function lambdaContext(group: Group, awsRequestId = randomUUID()): Context {
   const functionName = `calendar-${group}`;
   const region = process.env.AWS_REGION || 'local';
-  const deadline = Date.now() + TIMEOUT_MS;
+  const deadline = Date.now() + functionTimeoutMs();
   return {
     callbackWaitsForEmptyEventLoop: true,
     functionName,

@@ -10,7 +10,7 @@ import { loadConfig, resetConfig } from '../config.js';
 import { NAMESPACE } from '../routes/types.js';
 import { normalizeTimezone } from '../time/zones.js';
 import { DynamoDbLocalError, ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
-import { createLocalServer } from './server.js';
+import { createLocalServer, functionTimeoutMs } from './server.js';
 
 const env = process.env;
 const info = (line: string) => process.stderr.write(`${line}\n`);
@@ -85,6 +85,11 @@ function checkSettings(): void {
   const site = env.CALENDAR_SITE_URL;
   if (site && !/^https?:\/\/[^/\s]+/i.test(site)) {
     throw new StartError(`CALENDAR_SITE_URL must be an absolute http(s) URL such as https://example.org, not "${site}".`);
+  }
+  try {
+    functionTimeoutMs(env);
+  } catch (e) {
+    throw new StartError((e as Error).message);
   }
 }
 

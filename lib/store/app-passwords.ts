@@ -51,13 +51,26 @@ export async function appPasswordsOf(username: string, consistent = false): Prom
   return (out.Items ?? []).map(fromItem);
 }
 
+/**
+ * A conditional write whose condition failed on an SDK retry: an earlier attempt of the same call may have been
+ * applied and its answer lost (a dropped connection, a timeout), and the retry then meets that attempt's own result.
+ */
+const failedOnRetry = (e: unknown): boolean => (e as Error)?.name === 'ConditionalCheckFailedException'
+  && ((e as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1) > 1;
+
 export async function putAppPassword(p: AppPasswordItem): Promise<void> {
-  await db().send(new PutCommand({
-    TableName: table(),
-    Item: { ...key(p.username, p.uuid), appId: p.appId, name: p.name, created: p.created, createdMs: p.createdMs, hash: p.hash, username: p.username,
-      sub: p.sub, role: p.role },
-    ConditionExpression: 'attribute_not_exists(PK)',
-  }));
+  try {
+    await db().send(new PutCommand({
+      TableName: table(),
+      Item: { ...key(p.username, p.uuid), appId: p.appId, name: p.name, created: p.created, createdMs: p.createdMs, hash: p.hash,
+        username: p.username, sub: p.sub, role: p.role },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }));
+  } catch (e) {
+    // The uuid is new, so only this call's own earlier attempt can have stored it: the password is saved.
+    if (failedOnRetry(e)) return;
+    throw e;
+  }
 }
 
 export async function getAppPassword(username: string, uuid: string): Promise<AppPasswordItem | null> {
@@ -71,6 +84,8 @@ export async function deleteAppPassword(username: string, uuid: string): Promise
     await db().send(new DeleteCommand({ TableName: table(), Key: key(username, uuid), ConditionExpression: 'attribute_exists(PK)' }));
     return true;
   } catch (e) {
+    // Gone on a retry: this call's earlier attempt (or a concurrent revoke) deleted it, which is what was asked.
+    if (failedOnRetry(e)) return true;
     if ((e as Error).name === 'ConditionalCheckFailedException') return false;
     throw e;
   }

@@ -43,6 +43,8 @@ export function unavailability(error: unknown, isWrite: boolean): StoreUnavailab
   if (!e || typeof e !== 'object') return null;
   const code = e.code ?? (e.cause as { code?: string } | undefined)?.code ?? '';
   if (THROTTLED.has(e.name ?? '')) return new StoreUnavailable(false, { cause: error });
+  // A retried transaction (same ClientRequestToken) whose earlier attempt DynamoDB is still applying: it may land.
+  if (e.name === 'TransactionInProgressException') return new StoreUnavailable(true, { cause: error });
   if (NOT_SENT.has(code)) return new StoreUnavailable(false, { cause: error });
   const status = e.$metadata?.httpStatusCode ?? 0;
   const lost = LOST.has(code) || e.name === 'AbortError' || e.name === 'TimeoutError' || e.name === 'RequestTimeout'
