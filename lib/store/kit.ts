@@ -13,7 +13,7 @@ import { foldCounters } from './counters.js';
 import { LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
 import { postKey, slugIndexKey, slugKey, termKey, type PostKind, type Taxonomy } from './keys.js';
 import { backoff } from './retry.js';
-import { timeLeft } from './scope.js';
+import { markCommitted, timeLeft } from './scope.js';
 import type { Key, TransactItem } from './types.js';
 import type { ReadSet } from './reads.js';
 
@@ -166,6 +166,7 @@ export async function transact(all: TransactItem[]): Promise<string[] | null> {
   for (let attempt = 0; ; attempt++) {
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken }));
+      markCommitted();
       return null;
     } catch (e) {
       const reasons = reasonsOf(e);

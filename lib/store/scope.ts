@@ -22,6 +22,8 @@ export interface RequestScope {
   deadline: number | null;
   signal?: AbortSignal;
   memo?: Map<string, Promise<unknown>>;
+  /** Set once a transaction of this request has committed: a later failure cannot say that nothing changed. */
+  committed?: boolean;
 }
 
 const scopes = new AsyncLocalStorage<RequestScope>();
@@ -40,6 +42,15 @@ export function deadlineSignal(): AbortSignal | undefined {
   scope.signal ??= AbortSignal.timeout(Math.max(0, scope.deadline - Date.now()));
   return scope.signal;
 }
+
+/** Notes that a transaction of the current request committed. */
+export function markCommitted(): void {
+  const scope = scopes.getStore();
+  if (scope) scope.committed = true;
+}
+
+/** Whether a transaction of the current request has committed (e.g. the unlinking that precedes a forced delete). */
+export const committedInRequest = (): boolean => scopes.getStore()?.committed === true;
 
 /** Milliseconds left before the deadline (Infinity without one). */
 export function timeLeft(): number {

@@ -370,6 +370,21 @@ describe('a committed write is never answered with an error', () => {
   });
 });
 
+describe('a write that committed part of its work', () => {
+  it('a forced venue delete whose unlinking landed and whose own delete stays throttled answers 503 outcome unknown', async () => {
+    const ev = await createEvent(unique('Linked to a force-deleted venue'), { venue: { venue: unique('Doomed hall') } });
+    expectStatus(ev, 201);
+    const venueId = ev.json.venue.id as number;
+    // The unlinking transaction commits; every transaction after it is cancelled for throttling.
+    fault({ target: 'TransactWriteItems', fault: 'txn-throttle', times: 200, after: 'TransactWriteItems' });
+    const res = await call('DELETE', `/venues/${venueId}?force=true`, { token: editor });
+    proxy.clearRules();
+    expectUnavailable(res, 'unknown');
+    expect((await get(`/events/${ev.json.id}`)).json.venue).toEqual([]); // the part that landed
+    expectStatus(await call('DELETE', `/venues/${venueId}?force=true`, { token: editor }), 200); // a retry finishes it
+  });
+});
+
 describe('calls that hang', () => {
   it('end as 503 rest_unavailable with Retry-After within the function time; an unsent write never lands, a sent one lands once', async () => {
     const ev = await createEvent(unique('Hanging read'));

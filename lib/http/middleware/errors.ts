@@ -4,6 +4,7 @@
  * request that ran out of time as the same 503, anything else as 500 `rest_internal_error` with the request id.
  */
 import { NoFreeSlug, RecordTooLarge, StoreUnavailable, TooManyChanges, unavailability, VersionConflict } from '../../store/errors.js';
+import { committedInRequest } from '../../store/scope.js';
 import { InvalidCredentials, TooManyAttempts } from '../../auth/errors.js';
 import { ApiError, invalidParam, invalidToken, preconditionFailed, unavailable } from '../errors.js';
 import { json, type HttpResult } from '../response.js';
@@ -33,7 +34,8 @@ export function errorResponse(error: unknown, method: string, requestId: string)
   }
   const write = !READ_METHODS.has(method);
   const down = error instanceof StoreUnavailable ? error : unavailability(error, write);
-  if (down) return respond(unavailable(write && down.outcomeUnknown));
+  // A write that had already committed part of its work (e.g. a forced delete's unlinking) cannot say "nothing changed".
+  if (down) return respond(unavailable(write && (down.outcomeUnknown || committedInRequest())));
   if (error instanceof OutOfTime) return respond(unavailable(write));
   if (error instanceof VersionConflict) return respond(preconditionFailed());
   if (error instanceof RecordTooLarge) {
