@@ -5,6 +5,7 @@
  *   expect(res.status).toBe(201);
  */
 import { signLocalToken, type TokenRole } from '../../lib/local/token-sign.js';
+import { responseChecker } from './response-check.js';
 
 type Scalar = string | number | boolean;
 /** Query and form values: arrays become repeated `key[]=` pairs, objects nest as `key[sub]=`. */
@@ -81,6 +82,11 @@ export async function api<T = any>(path: string, options: ApiOptions = {}): Prom
     json = text ? JSON.parse(text) : undefined;
   } catch {
     json = undefined;
+  }
+  // Every JSON answer must be one the served OpenAPI document describes (test/support/response-check.ts).
+  if (json !== undefined && (res.headers.get('content-type') ?? '').startsWith('application/json')) {
+    const problem = (await responseChecker(apiUrl())).check(method, url, res.status, json);
+    if (problem) throw new Error(`undocumented response: ${problem}`);
   }
   return { status: res.status, headers: res.headers, json, text };
 }
