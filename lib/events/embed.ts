@@ -29,11 +29,18 @@ export function embedKeys(items: EventItem[]): { PK: string; SK: string }[] {
   return [...[...posts].map(postKey), ...[...terms].map(termKey)];
 }
 
-/** Serialises linked records (venues, organizers, terms; anything else is ignored) for embedding. */
+/**
+ * Serialises linked records (venues, organizers, terms; anything else is ignored) for embedding. A trashed venue or
+ * organizer is left out: trashing unlinks it from its events (contract §7), and the unlinking follows the trash's
+ * commit one event at a time, so until it reaches an event that event still names the record; readers see the
+ * event as it will be, never a trashed record embedded in it. Records of any other status are embedded as they
+ * are (reference §11.2).
+ */
 export function embedsFrom(found: Item[], ctx: RequestContext, opts: EmbedOptions = {}): Embedded {
   const embedded = noEmbeds();
   for (const item of found) {
     const id = item.id as number;
+    if ((item.kind === 'venue' || item.kind === 'organizer') && item.status === 'trash') continue;
     if (item.kind === 'venue') embedded.venues.set(id, serializeLinked('venue', item, ctx, { jsonLd: opts.jsonLd }));
     else if (item.kind === 'organizer') embedded.organizers.set(id, serializeLinked('organizer', item, ctx, { jsonLd: opts.jsonLd }));
     else if (isTerm(item)) embedded.terms.set(id, serializeEventTerm(item, ctx));

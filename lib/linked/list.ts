@@ -107,8 +107,12 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`);
   }
-  const items = full ? slice.map((e) => full!.get(e.id)!)
+  const fetched = full ? slice.map((e) => full!.get(e.id)!)
     : ((await batchGet(slice.map((e) => postKey(e.id)))) as LinkedItem[]).filter((i) => i.kind === kind);
+  // The index is eventually consistent and records change between the index read and this one: a record the caller
+  // may no longer list (trashed, unpublished, deleted meanwhile) is left out rather than shown (contract §4), as
+  // the events list does.
+  const items = fetched.filter((i) => i !== undefined && listVisible(ctx.caller, userId, statuses, i as never));
   const records = serializePage(items, (item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
 
   const query = echoLinked(ctx);

@@ -56,7 +56,8 @@ function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
  * null: create, permanent delete). Hidden events have relationship items too (flagged `hidden`, which lists skip),
  * so unlinking a record finds every event that uses it. Targets in `skipCounters` ("venue#12") have their counter set by the caller (a record created or
  * rewritten in the same transaction cannot take a second action). Each counter update requires the target
- * to exist, so a link to a record deleted meanwhile cancels the whole write. The event's day/month counts and
+ * to exist, and a new link to a venue or organizer requires it not to be trashed, so a link to a record deleted or
+ * trashed meanwhile cancels the whole write. The event's day/month counts and
  * span item (lib/store/event-counts.ts) come with them, as they derive from the same facts.
  */
 export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null, skipCounters: Set<string> = new Set()): TransactItem[] {
@@ -73,11 +74,19 @@ export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null
   for (const [key, t] of targets) {
     if (skipCounters.has(key)) continue;
     const delta = contribution(t.kind, next, t.id) - contribution(t.kind, prev, t.id);
-    const added = !linkTargets(prev).some((p) => p.kind === t.kind && p.id === t.id);
+    const added = Boolean(next) && !linkTargets(prev).some((p) => p.kind === t.kind && p.id === t.id);
+    // A new link to a venue or organizer also requires it not to be trashed: trashing commits first and then unlinks
+    // the events its relationship items list, so a link added after that would stay on a trashed record (contract
+    // §7). Links an event already has stay whatever happens to their target.
+    const notTrashed = added && (t.kind === 'venue' || t.kind === 'organizer');
+    const condition = notTrashed ? 'attribute_exists(PK) AND #st <> :trash' : 'attribute_exists(PK)';
+    const names: Record<string, string> = notTrashed ? { '#st': 'status' } : {};
+    const values: Record<string, unknown> = notTrashed ? { ':trash': 'trash' } : {};
     if (delta === 0) {
       // A new link that moves no counter must still find its target in place.
-      if (added && next) {
-        items.push({ ConditionCheck: { TableName: table(), Key: targetKey(t.kind, t.id), ConditionExpression: 'attribute_exists(PK)' } });
+      if (added) {
+        items.push({ ConditionCheck: { TableName: table(), Key: targetKey(t.kind, t.id), ConditionExpression: condition,
+          ...(notTrashed ? { ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}) } });
       }
       continue;
     }
@@ -86,9 +95,9 @@ export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null
         TableName: table(),
         Key: targetKey(t.kind, t.id),
         UpdateExpression: 'ADD #c :d',
-        ConditionExpression: 'attribute_exists(PK)',
-        ExpressionAttributeNames: { '#c': counterAttribute(t.kind) },
-        ExpressionAttributeValues: { ':d': delta },
+        ConditionExpression: condition,
+        ExpressionAttributeNames: { '#c': counterAttribute(t.kind), ...names },
+        ExpressionAttributeValues: { ':d': delta, ...values },
       },
     });
   }

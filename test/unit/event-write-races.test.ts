@@ -4,19 +4,25 @@
  * decisions are conditions of the transaction, so the write plans again and ends as if it had come second:
  * a deleted category or venue is a 400 naming the parameter (and nothing is stored), a slug or a venue name
  * taken meanwhile is planned around or reused. Contention that never ends is retried until the request's time runs
- * out and then answered 503 rest_unavailable (contract §3, §7: never a 409, never a 500).
+ * out and then answered 503 rest_unavailable (contract §3, §7: never a 409, never a 500). A venue trashed meanwhile
+ * is refused like a deleted one, as its unlinking may already have passed. Reads racing writers: a record trashed
+ * between a list's index read and its page read is left out, and a trashed venue or organizer whose unlinking has
+ * not reached an event yet is not embedded in it.
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { jest } from '@jest/globals';
+import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler as categories } from '../../functions/categories.js';
 import { handler as events } from '../../functions/events.js';
+import { handler as organizers } from '../../functions/organizers.js';
 import { handler as venues } from '../../functions/venues.js';
 import { resetConfig } from '../../lib/config.js';
 import { ensureTable } from '../../lib/local/dynamodb-local.js';
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { setClient } from '../../lib/store/client.js';
+import { postKey } from '../../lib/store/keys.js';
 import { slugify } from '../../lib/text/slug.js';
 
 // The harness's DynamoDB (global-setup.ts); a run without it must fail here, not skip these tests.
@@ -24,7 +30,7 @@ const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
 if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
 
 type Result = { status: number; json: any };
-const HANDLERS = { events, venues, categories } as const;
+const HANDLERS = { events, venues, organizers, categories } as const;
 
 describe('event writes racing other writers (real DynamoDB)', () => {
   const table = `races-${randomUUID().slice(0, 8)}`;
@@ -35,11 +41,20 @@ describe('event writes racing other writers (real DynamoDB)', () => {
 
   /** Runs once, just before the next TransactWriteItems any handler sends. */
   let beforeNextTransaction: (() => Promise<unknown>) | null = null;
+  /** Runs once, just after the next TransactWriteItems that commits. */
+  let afterNextTransaction: (() => unknown) | null = null;
+  /** Runs once, just before the next BatchGetItem (a list's page read, an event's linked records). */
+  let beforeNextBatchGet: (() => Promise<unknown>) | null = null;
   /** Every transaction is cancelled as DynamoDB cancels one that collides with another. */
   let contention = false;
   let transactions = 0;
   const client = Object.create(real) as DynamoDBDocumentClient;
   client.send = (async (command: Parameters<typeof real.send>[0]) => {
+    if (command instanceof BatchGetCommand && beforeNextBatchGet) {
+      const hook = beforeNextBatchGet;
+      beforeNextBatchGet = null;
+      await hook();
+    }
     if (command instanceof TransactWriteCommand) {
       transactions++;
       const hook = beforeNextTransaction;
@@ -49,6 +64,11 @@ describe('event writes racing other writers (real DynamoDB)', () => {
         throw Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException',
           CancellationReasons: command.input.TransactItems!.map((_, i) => ({ Code: i === 1 ? 'TransactionConflict' : 'None' })) });
       }
+      const out = await real.send(command as never);
+      const after = afterNextTransaction;
+      afterNextTransaction = null;
+      after?.();
+      return out;
     }
     return real.send(command as never);
   }) as typeof real.send;
@@ -74,6 +94,8 @@ describe('event writes racing other writers (real DynamoDB)', () => {
 
   beforeEach(() => {
     beforeNextTransaction = null;
+    afterNextTransaction = null;
+    beforeNextBatchGet = null;
     contention = false;
     transactions = 0;
   });
@@ -125,6 +147,59 @@ describe('event writes racing other writers (real DynamoDB)', () => {
     const res = await event({ venue: venue.id });
     expect(res.status).toBe(400);
     expect(res.json.data.params).toEqual({ venue: `venue: no venue ${venue.id}` });
+  });
+
+  it('a linked venue trashed between plan and write → 400 rest_invalid_param (venue); no event links the trashed venue', async () => {
+    // Trashing commits, then unlinks the venue from the events its relationship items list: an event write that
+    // read the venue before the trash and commits after the unlinking must not add a link to it.
+    const venue = created(await call('venues', 'POST', '/venues', { venue: `Trashed hall ${uid()}` }));
+    beforeNextTransaction = () => call('venues', 'DELETE', `/venues/${venue.id}`);
+    const title = `Late link ${uid()}`;
+    const res = await event({ title, venue: venue.id });
+    expect({ status: res.status, params: res.json.data?.params }).toEqual({ status: 400, params: { venue: `venue: no venue ${venue.id}` } });
+    expect((await call('events', 'GET', '/events', undefined, `search=${encodeURIComponent(title)}&start_date=2044-01-01`)).json.total).toBe(0);
+    expect((await call('venues', 'GET', `/venues/${venue.id}`)).json).toMatchObject({ status: 'trash' });
+  });
+
+  it('an event whose venue was trashed but not yet unlinked shows it as unlinked', async () => {
+    // The unlinking follows the trash's commit (here it fails, as after a crash, until the next DELETE finishes it):
+    // meanwhile no reader sees the trashed venue embedded in the event.
+    const venue = created(await call('venues', 'POST', '/venues', { venue: `Half-unlinked hall ${uid()}` }));
+    const organizer = created(await call('organizers', 'POST', '/organizers', { organizer: `Half-unlinked org ${uid()}` }));
+    const ev = created(await event({ venue: venue.id, organizer: [organizer.id] }));
+    const warnings = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const [group, path] of [['venues', `/venues/${venue.id}`], ['organizers', `/organizers/${organizer.id}`]] as const) {
+        afterNextTransaction = () => (contention = true);
+        timeLimitMs = 1500;
+        expect((await call(group, 'DELETE', path)).json).toMatchObject({ status: 'trash' });
+        timeLimitMs = 10_000;
+        contention = false;
+      }
+      expect(warnings.mock.calls.map((c) => JSON.parse(String(c[0])).message)).toEqual([
+        `unlinking venue ${venue.id} did not finish; the next write of the record finishes it`,
+        `unlinking organizer ${organizer.id} did not finish; the next write of the record finishes it`,
+      ]);
+    } finally {
+      warnings.mockRestore();
+    }
+    const single = (await call('events', 'GET', `/events/${ev.id}`)).json;
+    expect({ venue: single.venue, organizer: single.organizer }).toEqual({ venue: [], organizer: [] });
+    const listed = (await call('events', 'GET', '/events', undefined, `include=${ev.id}`)).json.events;
+    expect(listed.map((e: any) => ({ id: e.id, venue: e.venue, organizer: e.organizer }))).toEqual([{ id: ev.id, venue: [], organizer: [] }]);
+    // A second DELETE answers 410 and finishes the unlinking.
+    expect((await call('venues', 'DELETE', `/venues/${venue.id}`)).status).toBe(410);
+    const stored = (await real.send(new GetCommand({ TableName: table, Key: postKey(ev.id), ConsistentRead: true }))).Item!;
+    expect({ venue: stored.venue, organizers: stored.organizers }).toEqual({ venue: undefined, organizers: [organizer.id] });
+  });
+
+  it('a venue trashed between a list\'s index read and its page read is left out of the page', async () => {
+    const name = `Listed hall ${uid()}`;
+    const venue = created(await call('venues', 'POST', '/venues', { venue: name }));
+    beforeNextBatchGet = () => call('venues', 'DELETE', `/venues/${venue.id}`);
+    const page = (await call('venues', 'GET', '/venues', undefined, 'per_page=50')).json.venues;
+    expect(beforeNextBatchGet).toBeNull();
+    expect(page.filter((v: any) => v.id === venue.id || v.status !== 'publish')).toEqual([]);
   });
 
   it('a slug taken between plan and write → planned again onto a free one', async () => {
