@@ -49,6 +49,33 @@ export const BUNDLE = {
   },
 } as const;
 
+/**
+ * Packages a function loads only when a request needs them (lib/lazy-module.ts), bundled as files of their own next to
+ * the handler: chrono-node (about 45 KB) for dates written as phrases, and the Lambda client (about 70 KB) with which
+ * the root function forwards a path spelt in another letter case. Most requests need neither, so most cold starts
+ * never load them.
+ */
+export const SIDE_BUNDLES = [
+  { pkg: 'chrono-node', entry: 'lib/time/chrono-entry.ts', outputFile: 'chrono.cjs' },
+  { pkg: '@aws-sdk/client-lambda', entry: 'lib/aws/lambda-entry.ts', outputFile: 'lambda.cjs' },
+] as const;
+
+/** Where the handler finds each side bundle (lib/lazy-module.ts). */
+const DEFINE = {
+  CALENDAR_SIDE_FILES: JSON.stringify(Object.fromEntries(SIDE_BUNDLES.map((s) => [s.pkg, `./${s.outputFile}`]))),
+};
+
+/** esbuild settings of a side bundle (CommonJS, loaded with require; the handler's aliases). */
+const sideOptions = { bundle: true, platform: 'node', target: NODE_TARGET, format: 'cjs', minify: true, mainFields: ['module', 'main'] } as const;
+
+/** The esbuild command that builds a side bundle into a function's asset directory (NodejsFunction's afterBundling hook). */
+function sideBundleCommand(inputDir: string, outputDir: string, side: (typeof SIDE_BUNDLES)[number]): string {
+  return [`"${inputDir}/node_modules/.bin/esbuild"`, `"${inputDir}/${side.entry}"`, '--bundle', `--platform=${sideOptions.platform}`,
+    `--target=${sideOptions.target}`, `--format=${sideOptions.format}`, '--minify', `--main-fields=${sideOptions.mainFields.join(',')}`,
+    ...Object.entries(BUNDLE.alias).map(([from, to]) => `--alias:${from}=${to}`),
+    '--log-level=warning', `--outfile="${outputDir}/${side.outputFile}"`].join(' ');
+}
+
 /** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used). */
 export function nodejsBundlingOptions(): BundlingOptions {
   return {
@@ -60,9 +87,15 @@ export function nodejsBundlingOptions(): BundlingOptions {
     mainFields: [...BUNDLE.mainFields],
     banner: BUNDLE.banner,
     bundleAwsSDK: BUNDLE.bundleAwsSDK,
+    define: { ...DEFINE },
     esbuildArgs: {
       '--tree-shaking': String(BUNDLE.treeShaking),
       ...Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+    },
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir, outputDir) => SIDE_BUNDLES.map((side) => sideBundleCommand(inputDir, outputDir, side)),
     },
     logLevel: LogLevel.WARNING,
     forceDockerBundling: false,
@@ -86,7 +119,19 @@ export function esbuildBuildOptions(entry: string, outdir: string): BuildOptions
     banner: { js: BUNDLE.banner },
     external: [],
     alias: { ...BUNDLE.alias },
+    define: { ...DEFINE },
     absWorkingDir: PROJECT_ROOT,
     logLevel: 'warning',
   };
 }
+
+/** The side bundles through esbuild's JavaScript API, into `outdir` next to the handler built by esbuildBuildOptions(). */
+export const sideBuildOptions = (outdir: string): BuildOptions[] => SIDE_BUNDLES.map((side) => ({
+  ...sideOptions,
+  mainFields: [...sideOptions.mainFields],
+  entryPoints: [`${PROJECT_ROOT}${side.entry}`],
+  outfile: `${outdir.replace(/\/+$/, '')}/${side.outputFile}`,
+  alias: { ...BUNDLE.alias },
+  absWorkingDir: PROJECT_ROOT,
+  logLevel: 'warning',
+}));

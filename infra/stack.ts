@@ -59,10 +59,11 @@ export const USER_GROUPS = [
 /**
  * Memory and timeout per function.
  * - Memory: Lambda allocates CPU in proportion to memory (1,769 MB = 1 vCPU). Cold starts are CPU-bound (parsing a
- *   few hundred KB of minified bundle: SDK, middy, jose, chrono, xss); at 128-256 MB they take several times
+ *   few hundred KB of minified bundle: SDK, middy, jose, the HTML tokenizer); at 128-256 MB they take several times
  *   longer, while warm requests mostly wait on DynamoDB. 1,024 MB (~0.6 vCPU) keeps cold starts short for the data
  *   functions at about $0.0000167 per GB-second on arm64, i.e. well under API Gateway's $1 per million requests
- *   for a typical 30-60 ms request. The root function only renders documents from static definitions: 512 MB.
+ *   for a typical 30-60 ms request. The root function renders documents from static definitions and manages
+ *   application passwords: 512 MB.
  * - Timeout: an HTTP API gives up on an integration after 30 s (29 s configurable maximum); a request here is a
  *   handful of single-digit-millisecond DynamoDB calls (a list reads one window of small index items, a write is
  *   one transaction) plus SDK retries (3 attempts with backoff). 10 s is far above any healthy request and well

@@ -8,6 +8,7 @@
  * CALENDAR_TEST_DYNAMODB_ENDPOINT and CALENDAR_TEST_TABLE; without them the file fails (it never skips).
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
-import { BUNDLE, CREATE_REQUIRE_BANNER, esbuildBuildOptions } from '../../infra/bundling.js';
+import { BUNDLE, CREATE_REQUIRE_BANNER, esbuildBuildOptions, SIDE_BUNDLES, sideBuildOptions } from '../../infra/bundling.js';
 import { buildApp } from '../../infra/build.js';
 import { functionGroups } from '../../infra/routes.js';
 import { DEV_JWT_SECRET } from '../../lib/config.js';
@@ -60,6 +61,9 @@ describe('bundles built by the stack', () => {
     const map = JSON.parse(readFileSync(join(dir, `${BUNDLE.outputFile}.map`), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
     expect(map.sources.some((s) => s.endsWith(`functions/${group}.ts`))).toBe(true);
     expect(map.sourcesContent).toBeUndefined();
+    // The packages loaded only when needed (lib/lazy-module.ts) sit next to the handler, as CommonJS.
+    for (const side of SIDE_BUNDLES) expect(readFileSync(join(dir, side.outputFile), 'utf8').length).toBeGreaterThan(1000);
+    expect(code).not.toContain('ENTimeExpressionParser'); // chrono is not in the handler's own file
   }, TIMEOUT);
 
   test.each(functionGroups())(
@@ -74,6 +78,10 @@ describe('bundles built by the stack', () => {
       const ours = readFileSync(join(outdir, BUNDLE.outputFile), 'utf8');
       const cdks = readFileSync(join(assets[group], BUNDLE.outputFile), 'utf8');
       expect(ours === cdks).toBe(true); // (not toBe(cdks): a mismatch would print two half-megabyte strings)
+      for (const options of sideBuildOptions(outdir)) await build(options);
+      for (const side of SIDE_BUNDLES) {
+        expect(readFileSync(join(outdir, side.outputFile), 'utf8') === readFileSync(join(assets[group], side.outputFile), 'utf8')).toBe(true);
+      }
       const external = Object.values(result.metafile!.outputs)
         .flatMap((o) => o.imports)
         .filter((i) => i.external)
@@ -254,6 +262,40 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(list!.statusCode).toBe(200);
     expect(header(list!, 'X-TEC-Total')).toBe('1');
     expect(body(list!).events.map((e: { title: string }) => e.title)).toEqual(['Bundled launch']);
+  }, TIMEOUT);
+
+  test('events: dates written as phrases load chrono from its own file next to the handler', async () => {
+    const token = await signLocalToken({ secret, role: 'editor', sub: 'bundle-test-editor' });
+    const [created] = await invoke('events', envFor(ownTable), [
+      httpEvent('POST', '/calendar/events/v1/events', { token, body: { title: 'Phrased', start_date: 'tomorrow 10am', end_date: 'tomorrow noon' } }),
+    ]);
+    expect(created!.statusCode).toBe(201);
+    expect(body(created!).start_date).toMatch(/ 10:00:00$/);
+    expect(body(created!).end_date).toMatch(/ 12:00:00$/);
+  }, TIMEOUT);
+
+  test('root: a path in another letter case is forwarded with the Lambda client loaded from its own file', async () => {
+    const seen: string[] = [];
+    const lambda = createServer((req, res) => {
+      let payload = '';
+      req.on('data', (c: Buffer) => (payload += c.toString()));
+      req.on('end', () => {
+        seen.push(`${req.method} ${req.url} ${JSON.parse(payload).rawPath}`);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{"forwarded":true}' }));
+      });
+    });
+    await new Promise<void>((ok) => lambda.listen(0, '127.0.0.1', ok));
+    try {
+      const port = (lambda.address() as { port: number }).port;
+      const [res] = await invoke('root', { ...envFor(sharedTable!), CALENDAR_FUNCTIONS: JSON.stringify({ events: 'events-function' }),
+        AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${port}` }, [httpEvent('GET', '/calendar/events/v1/EVENTS')]);
+      expect(res!.statusCode).toBe(200);
+      expect(body(res!)).toEqual({ forwarded: true });
+      expect(seen).toEqual(['POST /2015-03-31/functions/events-function/invocations /calendar/events/v1/EVENTS']);
+    } finally {
+      lambda.close();
+    }
   }, TIMEOUT);
 
   test.each(['venues', 'organizers', 'categories', 'tags'] as const)('%s: the list route answers 200 with its records array', async (group) => {
