@@ -6,7 +6,6 @@ import type { RequestContext } from '../http/context.js';
 import type { EventWriteParams } from '../routes/events.js';
 import { forbidden, invalidParam, invalidParams } from '../http/errors.js';
 import { ParamError } from '../model/errors.js';
-import type { PostStatus } from '../model/status.js';
 import { postKey } from '../store/keys.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';

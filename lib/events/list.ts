@@ -22,7 +22,7 @@ import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../ti
 import { within } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
 import { isEvent, textOf, type EventItem } from './record.js';
-import { blankProtected, serializeEvent } from './serialize.js';
+import { serializeEvent } from './serialize.js';
 
 /** The link filter to read a list from, most selective first: one venue holds fewer events than a category usually does. */
 function linkFilter(p: EventListParams): { kind: LinkKind; ids: number[] } | null {
@@ -125,8 +125,7 @@ export async function listEvents(ctx: RequestContext<EventListParams>): Promise<
   const items = fetched.filter((item) => accept(entryOf(item)));
   const embeds = await loadEmbeds(items, ctx);
   const events = serializePage(items, (item) => {
-    const wire = serializeEvent(item, ctx, embeds);
-    return item.pw && !unlocked(ctx, item) ? blankProtected(wire) : wire;
+    return serializeEvent(item, ctx, embeds, { blank: Boolean(item.pw) && !unlocked(ctx, item) });
   });
 
   const query = echoEvents(ctx, window);

@@ -6,6 +6,10 @@ import { dateDetails, isoWithOffset, siteWall } from '../time/format.js';
 import { timezoneAbbr } from '../time/zones.js';
 import { costDetails, formatCost } from './cost.js';
 import { textOf, type EventItem } from './record.js';
+import {
+  always, apiLink, arr, dateTime, emptyArray, globalIdLineageSchema, globalIdSchema, imageOrFalse, int, jsonLd, lockedBool, postStatus, ref, refd,
+  sometimes, str, wireShape,
+} from '../openapi/shape.js';
 
 export type Json = Record<string, unknown>;
 
@@ -31,54 +35,73 @@ const termList = (ids: number[], embedded: Embedded): Json[] =>
   ids.map((id) => embedded.terms.get(id)).filter((t): t is Json => t !== undefined)
     .sort((a, b) => String(a.name).localeCompare(String(b.name)) || (a.id as number) - (b.id as number));
 
-export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: Embedded = noEmbeds()): Json {
-  const lang = ctx.lang;
+/** What an event's wire fields are computed from. */
+interface EventView {
+  item: EventItem;
+  ctx: RequestContext;
+  embedded: Embedded;
+  url: string;
+  gid: string;
+  details: ReturnType<typeof costDetails>;
+}
+
+const BLANK_COST = { currency_symbol: '', currency_position: '', currency_code: '', values: [] };
+const text = (field: 'title' | 'description' | 'excerpt') => (v: EventView) => textOf(v.item, v.ctx.lang, field);
+
+/** The event's JSON (reference §4.1, key for key and in order) and its OpenAPI schema; `blank` values per §11.3. */
+export const EVENT_SHAPE = wireShape<EventView>('An event (reference §4.1); the write-only password is never returned', {
+  id: always(int('the event ID', { minimum: 1 }), (v) => v.item.id),
+  global_id: always(globalIdSchema('event'), (v) => v.gid),
+  global_id_lineage: always(globalIdLineageSchema(), (v) => [v.gid]),
+  author: always(int('the author\'s user id (an integer, unlike the origin\'s numeric string)'), (v) => v.item.author),
+  status: always(postStatus('event'), (v) => v.item.status),
+  date: always(dateTime('publication date in the site time zone'), (v) => siteWall(v.item.dateUtc)),
+  date_utc: always(dateTime('publication date in UTC'), (v) => v.item.dateUtc),
+  modified: always(dateTime('last modification in the site time zone'), (v) => siteWall(v.item.modifiedUtc)),
+  modified_utc: always(dateTime('last modification in UTC'), (v) => v.item.modifiedUtc),
+  url: always(str('public page of the event', { format: 'uri' }), (v) => v.url),
+  rest_url: always(apiLink('this event'), (v) => `${v.ctx.apiUrl}/events/${v.item.id}`),
+  title: always(str('the event title, in the request language'), text('title')),
+  description: always(str('the event description (sanitised HTML), in the request language'), text('description'), ''),
+  excerpt: always(str('the event excerpt (sanitised HTML), in the request language; "" when not set'), text('excerpt'), ''),
+  slug: always(str('the event slug'), (v) => v.item.slug),
+  image: always(imageOrFalse('the featured image, or false when none'), (v) => imageOf(v.item.image), false),
+  all_day: always(lockedBool('whether the event lasts whole days (00:00:00–23:59:59)'), (v) => v.item.allDay, null),
+  start_date: always(dateTime('start, wall-clock time in the event time zone'), (v) => v.item.start),
+  start_date_details: always(refd('DateDetails', 'parts of start_date'), (v) => dateDetails(v.item.start)),
+  end_date: always(dateTime('end, wall-clock time in the event time zone'), (v) => v.item.end),
+  end_date_details: always(refd('DateDetails', 'parts of end_date'), (v) => dateDetails(v.item.end)),
+  utc_start_date: always(dateTime('start in UTC'), (v) => v.item.startUtc),
+  utc_start_date_details: always(refd('DateDetails', 'parts of utc_start_date'), (v) => dateDetails(v.item.startUtc)),
+  utc_end_date: always(dateTime('end in UTC'), (v) => v.item.endUtc),
+  utc_end_date_details: always(refd('DateDetails', 'parts of utc_end_date'), (v) => dateDetails(v.item.endUtc)),
+  timezone: always(str('the event time zone: an IANA name, UTC or UTC±H[:MM]', { example: 'Europe/Berlin' }), (v) => v.item.tz),
+  timezone_abbr: always(str('abbreviation of the time zone at the start, e.g. CEST'), (v) => timezoneAbbr(v.item.tz, v.item.startUtc)),
+  cost: always(str('the formatted cost, e.g. "$20" or "Free – 30$"; "" when none'),
+    (v) => (v.item.cost.length ? formatCost(v.item.cost, v.details) : ''), ''),
+  cost_details: always(refd('CostDetails', 'the parsed cost'), (v) => v.details, BLANK_COST),
+  website: always(str('the event website; the public page when never set, "" when cleared'),
+    (v) => (v.item.website === undefined ? v.url : escapeHtmlAttr(v.item.website)), ''),
+  show_map: always(lockedBool('whether to show a map of the venue'), (v) => v.item.showMap, null),
+  show_map_link: always(lockedBool('whether to show a link to a map of the venue'), (v) => v.item.showMapLink, null),
+  hide_from_listings: always(lockedBool('true keeps the event out of every list'), (v) => v.item.hidden, null),
+  sticky: always(lockedBool('whether the event sticks to the top of month views'), (v) => v.item.sticky, null),
+  featured: always(lockedBool('whether the event is featured'), (v) => v.item.featured, null),
+  categories: always(arr(ref('EventTerm'), 'the event categories, by name'), (v) => termList(v.item.categories, v.embedded), []),
+  tags: always(arr(ref('EventTerm'), 'the event tags, by name'), (v) => termList(v.item.tags, v.embedded), []),
+  venue: always({ oneOf: [ref('Venue'), { type: 'array', items: ref('Venue'), maxItems: 0 }], description: 'the linked venue, or [] when there is none' },
+    (v) => (v.item.venue !== undefined ? v.embedded.venues.get(v.item.venue) : undefined) ?? [], []),
+  organizer: always(arr(ref('Organizer'), 'the linked organizers in link order ([] when none)'),
+    (v) => v.item.organizers.map((id) => v.embedded.organizers.get(id)).filter(Boolean), []),
+  custom_fields: always(emptyArray('always [] (no additional fields)'), () => [], []),
+  // Added by single-event GETs (eventJsonLd), after the other fields.
+  json_ld: sometimes(jsonLd('Event'), () => undefined),
+});
+
+/** The event as the API shows it; `blank` for a password-protected event the caller has not unlocked. */
+export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: Embedded = noEmbeds(), opts: { blank?: boolean } = {}): Json {
   const url = `${ctx.siteUrl}/event/${encodeURIComponent(item.slug)}/`;
-  const gid = globalId(ctx, item.id);
-  const details = costDetails(item.cost);
-  const venue = item.venue !== undefined ? embedded.venues.get(item.venue) : undefined;
-  return {
-    id: item.id,
-    global_id: gid,
-    global_id_lineage: [gid],
-    author: item.author,
-    status: item.status,
-    date: siteWall(item.dateUtc),
-    date_utc: item.dateUtc,
-    modified: siteWall(item.modifiedUtc),
-    modified_utc: item.modifiedUtc,
-    url,
-    rest_url: `${ctx.apiUrl}/events/${item.id}`,
-    title: textOf(item, lang, 'title'),
-    description: textOf(item, lang, 'description'),
-    excerpt: textOf(item, lang, 'excerpt'),
-    slug: item.slug,
-    image: imageOf(item.image),
-    all_day: item.allDay,
-    start_date: item.start,
-    start_date_details: dateDetails(item.start),
-    end_date: item.end,
-    end_date_details: dateDetails(item.end),
-    utc_start_date: item.startUtc,
-    utc_start_date_details: dateDetails(item.startUtc),
-    utc_end_date: item.endUtc,
-    utc_end_date_details: dateDetails(item.endUtc),
-    timezone: item.tz,
-    timezone_abbr: timezoneAbbr(item.tz, item.startUtc),
-    cost: item.cost.length ? formatCost(item.cost, details) : '',
-    cost_details: details,
-    website: item.website === undefined ? url : escapeHtmlAttr(item.website),
-    show_map: item.showMap,
-    show_map_link: item.showMapLink,
-    hide_from_listings: item.hidden,
-    sticky: item.sticky,
-    featured: item.featured,
-    categories: termList(item.categories, embedded),
-    tags: termList(item.tags, embedded),
-    venue: venue ?? [],
-    organizer: item.organizers.map((id) => embedded.organizers.get(id)).filter(Boolean),
-    custom_fields: [],
-  };
+  return EVENT_SHAPE.render({ item, ctx, embedded, url, gid: globalId(ctx, item.id), details: costDetails(item.cost) }, opts);
 }
 
 /** schema.org Event for single GETs (reference §4.1 `json_ld`). */
@@ -105,19 +128,4 @@ export function eventJsonLd(item: EventItem, ctx: RequestContext, wire: Json): J
     ld.offers = prices.map((price) => ({ '@type': 'Offer', price, url: wire.url, category: 'primary' }));
   }
   return ld;
-}
-
-/** Field blanking of password-protected records (reference §11.3). */
-const BLANK: Record<string, unknown> = {
-  description: '', excerpt: '', cost: '', website: '', email: '', phone: '', stateprovince: '', zip: '', province: '',
-  country: '', city: '', address: '', image: false, all_day: null, show_map: null, show_map_link: null,
-  hide_from_listings: null, sticky: null, featured: null, categories: [], tags: [], venue: [], organizer: [],
-  custom_fields: [], geo_lat: 0, geo_lng: 0,
-  cost_details: { currency_symbol: '', currency_position: '', currency_code: '', values: [] },
-};
-
-export function blankProtected(record: Json): Json {
-  const out: Json = {};
-  for (const [k, v] of Object.entries(record)) out[k] = k in BLANK ? structuredClone(BLANK[k]) : v;
-  return out;
 }

@@ -9,7 +9,6 @@ import type { RequestContext } from '../http/context.js';
 import { forbidden, invalidParam } from '../http/errors.js';
 import { ParamError } from '../model/errors.js';
 import type { LinkedWriteParams } from '../routes/linked.js';
-import type { PostStatus } from '../model/status.js';
 import type { Language } from '../model/language.js';
 import { pad, postKey } from '../store/keys.js';
 import type { PostRecord } from '../store/types.js';

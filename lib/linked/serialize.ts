@@ -10,7 +10,11 @@ import type { Item } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
 import { imageObject } from '../text/image.js';
 import { siteWall } from '../time/format.js';
-import { OWN_FIELDS, textOf, type LinkedItem, type LinkedKind } from './item.js';
+import {
+  always, dateTime, globalIdLineageSchema, globalIdSchema, imageOrFalse, int, jsonLd as jsonLdSchema, lockedBool, postStatus, sometimes, str,
+  unlessEmpty, wireShape, type OpenApiSchema, type WireField,
+} from '../openapi/shape.js';
+import { OWN_FIELDS, textOf, type LinkedItem, type LinkedKind, type OwnField } from './item.js';
 
 export type Json = Record<string, unknown>;
 
@@ -20,14 +24,72 @@ export const linkedImage = imageObject;
 export const linkedUrl = (kind: LinkedKind, item: Pick<LinkedItem, 'slug'>, ctx: RequestContext): string =>
   `${ctx.siteUrl}/${kind}/${encodeURIComponent(item.slug)}/`;
 
-/** Reference §11.3 blanking, name kept (see the file comment). Keys that are absent are not added. */
-const BLANK: Record<string, unknown> = {
-  description: '', excerpt: '', website: '', email: '', phone: '', stateprovince: '', zip: '', province: '', country: '',
-  city: '', address: '', image: false, show_map: null, show_map_link: null,
+/** What a venue's or organizer's wire fields are computed from. */
+interface LinkedView {
+  kind: LinkedKind;
+  item: LinkedItem;
+  ctx: RequestContext;
+  /** Add json_ld (single GETs and the records embedded in them). */
+  jsonLd: boolean;
+  /** A password-protected record the caller has not unlocked (reference §11.3, name kept). */
+  blank: boolean;
+}
+
+const OWN_FIELD_SCHEMAS: Record<OwnField, OpenApiSchema> = {
+  address: str('street address'), city: str('city'), country: str('country'), province: str('province'), state: str('state'),
+  zip: str('postal code'), phone: str('phone number'), website: str('website URL'), stateprovince: str('state or province'),
+  email: str('e-mail address'),
+};
+/** What a locked record shows of its own fields (none but the name, reference §11.3). */
+const OWN_FIELD_BLANK: Partial<Record<OwnField, unknown>> = {
+  address: '', city: '', country: '', province: '', zip: '', phone: '', website: '', stateprovince: '', email: '',
 };
 
-const isEmpty = (v: unknown): boolean =>
-  v === undefined || v === null || v === '' || v === '0' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
+const JSON_LD_TYPE = { venue: 'Place', organizer: 'Organization' } as const;
+
+/**
+ * The venue or organizer JSON (reference §4.2 / §4.3, in the origin's key order, empty values left out) and its
+ * OpenAPI schema, from one declaration per kind.
+ */
+function linkedShape(kind: LinkedKind) {
+  const gid = (v: LinkedView) => `${v.ctx.host}?id=${v.item.id}`;
+  const fields: Record<string, WireField<LinkedView>> = {
+    id: unlessEmpty(int(`the ${kind} ID`, { minimum: 1 }), (v) => v.item.id),
+    author: unlessEmpty(int('the author\'s user id (an integer, unlike the origin\'s numeric string)'), (v) => v.item.author),
+    status: unlessEmpty(postStatus(kind), (v) => v.item.status),
+    date: unlessEmpty(dateTime('publication date in the site time zone'), (v) => siteWall(v.item.dateUtc)),
+    date_utc: unlessEmpty(dateTime('publication date in UTC'), (v) => v.item.dateUtc),
+    modified: unlessEmpty(dateTime('last modification in the site time zone'), (v) => siteWall(v.item.modifiedUtc)),
+    modified_utc: unlessEmpty(dateTime('last modification in UTC'), (v) => v.item.modifiedUtc),
+    url: unlessEmpty(str(`public page of the ${kind}`, { format: 'uri' }), (v) => linkedUrl(kind, v.item, v.ctx)),
+    [kind]: unlessEmpty(str(`the ${kind} name, in the request language`), (v) => textOf(v.item, v.ctx.lang, 'name')),
+    description: unlessEmpty(str(`the ${kind} description (sanitised HTML), in the request language`),
+      (v) => textOf(v.item, v.ctx.lang, 'description'), ''),
+    excerpt: unlessEmpty(str(`the ${kind} excerpt (sanitised HTML)`), (v) => v.item.excerpt ?? '', ''),
+    slug: unlessEmpty(str(`the ${kind} slug`), (v) => v.item.slug),
+    image: unlessEmpty(imageOrFalse(`the ${kind} image; absent when there is none, false on a protected record whose password was not given`),
+      (v) => linkedImage(v.item.image), false),
+    ...Object.fromEntries(OWN_FIELDS[kind].map((f): [string, WireField<LinkedView>] =>
+      [f, unlessEmpty(OWN_FIELD_SCHEMAS[f], (v) => v.item[f] ?? '', OWN_FIELD_BLANK[f])])),
+    json_ld: sometimes(jsonLdSchema(JSON_LD_TYPE[kind]), (v) => (v.jsonLd ? jsonLd(kind, v.item, v.ctx, v.blank) : undefined)),
+    ...(kind === 'venue' ? {
+      show_map: always(lockedBool('whether to show a map (true unless turned off)'), (v) => v.item.showMap ?? true, null),
+      show_map_link: always(lockedBool('whether to show a map link (true unless turned off)'), (v) => v.item.showMapLink ?? true, null),
+    } : {}),
+    global_id: always(globalIdSchema(kind), gid),
+    global_id_lineage: always(globalIdLineageSchema(), (v) => [gid(v)]),
+  };
+  const empties = kind === 'venue' ? 'name, address parts, image…' : 'phone, e-mail, website, image…';
+  const shape = wireShape<LinkedView>(`A${kind === 'organizer' ? 'n' : ''} ${kind} (reference §4.${kind === 'venue' ? 2 : 3}): empty values `
+    + `(${empties}) are left out instead of sent as ""`, fields);
+  // The head is always there in practice (an id, a status, dates and a url are never empty).
+  const required = ['id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url',
+    ...(kind === 'venue' ? ['show_map', 'show_map_link'] : []), 'global_id', 'global_id_lineage'];
+  return { ...shape, schema: { ...shape.schema, required } };
+}
+
+export const VENUE_SHAPE = linkedShape('venue');
+export const ORGANIZER_SHAPE = linkedShape('organizer');
 
 /**
  * The record as the API shows it. `blank`: replace the protected fields (the caller did not unlock a
@@ -35,50 +97,21 @@ const isEmpty = (v: unknown): boolean =>
  * them).
  */
 export function renderLinked(kind: LinkedKind, item: LinkedItem, ctx: RequestContext, opts: { jsonLd?: boolean; blank?: boolean } = {}): Json {
-  const lang = ctx.lang;
-  const wire: Json = {
-    id: item.id,
-    author: item.author,
-    status: item.status,
-    date: siteWall(item.dateUtc),
-    date_utc: item.dateUtc,
-    modified: siteWall(item.modifiedUtc),
-    modified_utc: item.modifiedUtc,
-    url: linkedUrl(kind, item, ctx),
-    [kind]: textOf(item, lang, 'name'),
-    description: textOf(item, lang, 'description'),
-    excerpt: item.excerpt ?? '',
-    slug: item.slug,
-    image: linkedImage(item.image),
-  };
-  for (const field of OWN_FIELDS[kind]) wire[field] = item[field] ?? '';
-  const out: Json = {};
-  for (const [k, v] of Object.entries(wire)) if (!isEmpty(v)) out[k] = v;
-  if (opts.jsonLd) out.json_ld = jsonLd(kind, item, ctx, out, opts.blank === true);
-  if (kind === 'venue') {
-    out.show_map = item.showMap ?? true;
-    out.show_map_link = item.showMapLink ?? true;
-  }
-  const gid = `${ctx.host}?id=${item.id}`;
-  out.global_id = gid;
-  out.global_id_lineage = [gid];
-  if (!opts.blank) return out;
-  const blanked: Json = {};
-  for (const [k, v] of Object.entries(out)) blanked[k] = k in BLANK ? structuredClone(BLANK[k]) : v;
-  return blanked;
+  const view = { kind, item, ctx, jsonLd: opts.jsonLd === true, blank: opts.blank === true };
+  return (kind === 'venue' ? VENUE_SHAPE : ORGANIZER_SHAPE).render(view, { blank: view.blank });
 }
 
 /**
  * schema.org Place (with a PostalAddress) or Organization, in the request language (reference §4.2–4.3
  * `json_ld`, from the origin's JSON_LD classes). A protected record that is not unlocked shows its name only.
  */
-function jsonLd(kind: LinkedKind, item: LinkedItem, ctx: RequestContext, wire: Json, blank: boolean): Json {
+function jsonLd(kind: LinkedKind, item: LinkedItem, ctx: RequestContext, blank: boolean): Json {
   const ld: Json = {
     '@context': 'http://schema.org',
     '@type': kind === 'venue' ? 'Place' : 'Organization',
     name: textOf(item, ctx.lang, 'name'),
     inLanguage: ctx.lang,
-    url: wire.url,
+    url: linkedUrl(kind, item, ctx),
   };
   if (blank) return ld;
   const description = htmlToText(item.excerpt || textOf(item, ctx.lang, 'description'));

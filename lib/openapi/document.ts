@@ -130,7 +130,6 @@ const SINGULAR: Record<Group, string> = {
 const TRASHABLE = new Set<Group>(['events', 'venues', 'organizers']);
 
 const isList = (op: OperationSpec): boolean => COMPONENT_SCHEMAS[responseSchemaName(op.response)]?.properties?.total_pages !== undefined;
-const hasCaptures = (route: RouteSpec): boolean => /\{\w+\}/.test(route.path);
 const headerRef = (name: keyof typeof COMPONENT_HEADERS): Json => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 

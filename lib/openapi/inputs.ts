@@ -10,7 +10,7 @@
  * The namespace index keeps the WordPress spelling (`"type": "boolean"` means the same loose boolean there).
  */
 import type { ParamSpec } from '../routes/types.js';
-import type { OpenApiSchema } from './schemas.js';
+import type { OpenApiSchema } from './shape.js';
 
 /** The strings parseBoolean accepts. */
 export const BOOLEAN_STRING_PATTERN =

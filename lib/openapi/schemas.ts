@@ -5,82 +5,14 @@
  * reference is written `{allOf: [{$ref}], description}`.
  */
 import { LANGUAGES, NAMESPACE } from '../routes/types.js';
-import { POST_STATUSES } from '../routes/common.js';
 
-/** An OpenAPI 3.0 Schema Object (the subset this service uses). */
-export interface OpenApiSchema {
-  type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
-  format?: string;
-  description?: string;
-  enum?: readonly unknown[];
-  items?: OpenApiSchema;
-  properties?: Record<string, OpenApiSchema>;
-  required?: string[];
-  additionalProperties?: boolean | OpenApiSchema;
-  oneOf?: OpenApiSchema[];
-  allOf?: OpenApiSchema[];
-  nullable?: boolean;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  anyOf?: OpenApiSchema[];
-  minItems?: number;
-  maxItems?: number;
-  default?: unknown;
-  example?: unknown;
-  $ref?: string;
-}
 
-export const ref = (name: string): OpenApiSchema => ({ $ref: `#/components/schemas/${name}` });
-/** A `$ref` with a description of its own (siblings of `$ref` are ignored in OpenAPI 3.0). */
-const refd = (name: string, description: string): OpenApiSchema => ({ allOf: [ref(name)], description });
-const str = (description: string, extra: OpenApiSchema = {}): OpenApiSchema => ({ type: 'string', ...extra, description });
-const int = (description: string, extra: OpenApiSchema = {}): OpenApiSchema => ({ type: 'integer', ...extra, description });
-const bool = (description: string): OpenApiSchema => ({ type: 'boolean', description });
-const arr = (items: OpenApiSchema, description: string, extra: OpenApiSchema = {}): OpenApiSchema =>
-  ({ type: 'array', items, ...extra, description });
-const obj = (properties: Record<string, OpenApiSchema>, required: string[], description: string,
-  extra: OpenApiSchema = {}): OpenApiSchema =>
-  ({ type: 'object', description, properties, ...(required.length ? { required } : {}), ...extra });
-/** Always the empty JSON array. */
-const emptyArray = (description: string): OpenApiSchema => ({ type: 'array', items: {}, maxItems: 0, description });
+import { arr, bool, dateTime, int, obj, ref, refd, str, type OpenApiSchema } from './shape.js';
+import { EVENT_SHAPE } from '../events/serialize.js';
+import { ORGANIZER_SHAPE, VENUE_SHAPE } from '../linked/serialize.js';
+import { EVENT_TERM_SHAPE, TERM_SHAPE } from '../terms/serialize.js';
 
-const DATE_EXAMPLE = '2025-07-14 20:00:00';
-const dateTime = (description: string): OpenApiSchema =>
-  str(`${description}, YYYY-MM-DD HH:MM:SS (no T, no offset)`, { example: DATE_EXAMPLE });
-const apiLink = (what: string): OpenApiSchema => str(`absolute API URL of ${what}`, { format: 'uri' });
-
-/** The fields every post-like record (event, venue, organizer) starts with, in wire order. */
-const postHead = (kind: string): Record<string, OpenApiSchema> => ({
-  id: int(`the ${kind} ID`, { minimum: 1 }),
-  author: int('the author\'s user id (an integer, unlike the origin\'s numeric string)'),
-  status: str(`the ${kind} status`, { enum: POST_STATUSES }),
-  date: dateTime('publication date in the site time zone'),
-  date_utc: dateTime('publication date in UTC'),
-  modified: dateTime('last modification in the site time zone'),
-  modified_utc: dateTime('last modification in UTC'),
-  url: str(`public page of the ${kind}`, { format: 'uri' }),
-});
-
-const globalIds = (kind: string): Record<string, OpenApiSchema> => ({
-  global_id: str(`"<host>?id=<id>": identifies the ${kind} across sites`, { example: 'example.com?id=12' }),
-  global_id_lineage: arr({ type: 'string' }, 'the global ids this record descends from: [global_id]'),
-});
-
-const jsonLd = (type: string): OpenApiSchema => ({
-  type: 'object',
-  additionalProperties: true,
-  description: `schema.org ${type} as JSON-LD; only on single-record GETs (and on the records embedded in them)`,
-});
-
-const termUrls = (): OpenApiSchema =>
-  obj({
-    self: apiLink('this term'),
-    collection: apiLink('the term collection'),
-    up: str('absolute API URL of the parent category (only when parent is not 0)', { format: 'uri' }),
-  }, ['self', 'collection'], 'API links of the term');
+export { ref, type OpenApiSchema } from './shape.js';
 
 const listEnvelope = (key: string, item: string, what: string): OpenApiSchema =>
   obj({
@@ -133,127 +65,13 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
     extension: str('file extension taken from the URL, e.g. "jpg"; "" when the URL has none'),
   }, ['url', 'id', 'extension'], 'A featured image, set as an absolute URL'),
 
-  EventTerm: obj({
-    name: str('the term name, in the request language'),
-    slug: str('the term slug'),
-    term_group: int('always 0'),
-    term_taxonomy_id: int('the term ID again'),
-    taxonomy: str('tribe_events_cat for categories, post_tag for tags', { enum: ['tribe_events_cat', 'post_tag'] }),
-    description: str('the term description (HTML), in the request language'),
-    parent: int('the parent category ID, 0 for top-level categories and for every tag', { minimum: 0 }),
-    count: int('number of published events with this term', { minimum: 0 }),
-    filter: str('always "raw"', { enum: ['raw'] }),
-    id: int('the term ID', { minimum: 1 }),
-    urls: termUrls(),
-  }, ['name', 'slug', 'term_group', 'term_taxonomy_id', 'taxonomy', 'description', 'parent', 'count', 'filter', 'id', 'urls'],
-  'A category or tag as embedded in an event (reference §4.4(a)): no public url'),
+  EventTerm: EVENT_TERM_SHAPE.schema,
+  Term: TERM_SHAPE.schema,
 
-  Term: obj({
-    id: int('the term ID', { minimum: 1 }),
-    count: int('number of published events with this term', { minimum: 0 }),
-    description: str('the term description (HTML), in the request language'),
-    name: str('the term name, in the request language'),
-    slug: str('the term slug'),
-    taxonomy: str('tribe_events_cat for categories, post_tag for tags', { enum: ['tribe_events_cat', 'post_tag'] }),
-    parent: int('the parent category ID, 0 for top-level categories; categories only (tags have no parent key)',
-      { minimum: 0 }),
-    meta: emptyArray('always []'),
-    url: str('public archive page of the term (/events/category/<slug>/ or /tag/<slug>/)', { format: 'uri' }),
-    urls: termUrls(),
-  }, ['id', 'count', 'description', 'name', 'slug', 'taxonomy', 'meta', 'url', 'urls'],
-  'A category or tag as returned by /categories and /tags (reference §4.4(b))'),
+  Venue: VENUE_SHAPE.schema,
+  Organizer: ORGANIZER_SHAPE.schema,
 
-  Venue: obj({
-    ...postHead('venue'),
-    venue: str('the venue name, in the request language'),
-    description: str('the venue description (sanitised HTML), in the request language'),
-    excerpt: str('the venue excerpt (sanitised HTML)'),
-    slug: str('the venue slug'),
-    image: { oneOf: [ref('Image'), { type: 'boolean', enum: [false] }],
-      description: 'the venue image; absent when there is none, false on a protected record whose password was not given' },
-    address: str('street address'),
-    city: str('city'),
-    country: str('country'),
-    province: str('province'),
-    state: str('state'),
-    zip: str('postal code'),
-    phone: str('phone number'),
-    website: str('website URL'),
-    stateprovince: str('state or province'),
-    json_ld: jsonLd('Place'),
-    show_map: { ...bool('whether to show a map (true unless turned off) (null on a password-protected record whose password was not given)'), nullable: true },
-    show_map_link: { ...bool('whether to show a map link (true unless turned off) (null on a password-protected record whose password was not given)'), nullable: true },
-    ...globalIds('venue'),
-  }, ['id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'show_map', 'show_map_link', 'global_id',
-    'global_id_lineage'],
-  'A venue (reference §4.2): empty values (name, address parts, image…) are left out instead of sent as ""'),
-
-  Organizer: obj({
-    ...postHead('organizer'),
-    organizer: str('the organizer name, in the request language'),
-    description: str('the organizer description (sanitised HTML), in the request language'),
-    excerpt: str('the organizer excerpt (sanitised HTML)'),
-    slug: str('the organizer slug'),
-    image: { oneOf: [ref('Image'), { type: 'boolean', enum: [false] }],
-      description: 'the organizer image; absent when there is none, false on a protected record whose password was not given' },
-    phone: str('phone number'),
-    website: str('website URL'),
-    email: str('e-mail address'),
-    json_ld: jsonLd('Organization'),
-    ...globalIds('organizer'),
-  }, ['id', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'global_id', 'global_id_lineage'],
-  'An organizer (reference §4.3): empty values (phone, e-mail, website, image…) are left out instead of sent as ""'),
-
-  Event: obj({
-    id: int('the event ID', { minimum: 1 }),
-    ...globalIds('event'),
-    author: int('the author\'s user id (an integer, unlike the origin\'s numeric string)'),
-    status: str('the event status', { enum: POST_STATUSES }),
-    date: dateTime('publication date in the site time zone'),
-    date_utc: dateTime('publication date in UTC'),
-    modified: dateTime('last modification in the site time zone'),
-    modified_utc: dateTime('last modification in UTC'),
-    url: str('public page of the event', { format: 'uri' }),
-    rest_url: apiLink('this event'),
-    title: str('the event title, in the request language'),
-    description: str('the event description (sanitised HTML), in the request language'),
-    excerpt: str('the event excerpt (sanitised HTML), in the request language; "" when not set'),
-    slug: str('the event slug'),
-    image: { oneOf: [ref('Image'), { type: 'boolean', enum: [false] }], description: 'the featured image, or false when none' },
-    all_day: { ...bool('whether the event lasts whole days (00:00:00–23:59:59) (null on a password-protected record whose password was not given)'), nullable: true },
-    start_date: dateTime('start, wall-clock time in the event time zone'),
-    start_date_details: refd('DateDetails', 'parts of start_date'),
-    end_date: dateTime('end, wall-clock time in the event time zone'),
-    end_date_details: refd('DateDetails', 'parts of end_date'),
-    utc_start_date: dateTime('start in UTC'),
-    utc_start_date_details: refd('DateDetails', 'parts of utc_start_date'),
-    utc_end_date: dateTime('end in UTC'),
-    utc_end_date_details: refd('DateDetails', 'parts of utc_end_date'),
-    timezone: str('the event time zone: an IANA name, UTC or UTC±H[:MM]', { example: 'Europe/Berlin' }),
-    timezone_abbr: str('abbreviation of the time zone at the start, e.g. CEST'),
-    cost: str('the formatted cost, e.g. "$20" or "Free – 30$"; "" when none'),
-    cost_details: refd('CostDetails', 'the parsed cost'),
-    website: str('the event website; the public page when never set, "" when cleared'),
-    show_map: { ...bool('whether to show a map of the venue (null on a password-protected record whose password was not given)'), nullable: true },
-    show_map_link: { ...bool('whether to show a link to a map of the venue (null on a password-protected record whose password was not given)'), nullable: true },
-    hide_from_listings: { ...bool('true keeps the event out of every list (null on a password-protected record whose password was not given)'), nullable: true },
-    sticky: { ...bool('whether the event sticks to the top of month views (null on a password-protected record whose password was not given)'), nullable: true },
-    featured: { ...bool('whether the event is featured (null on a password-protected record whose password was not given)'), nullable: true },
-    categories: arr(ref('EventTerm'), 'the event categories, by name'),
-    tags: arr(ref('EventTerm'), 'the event tags, by name'),
-    venue: {
-      oneOf: [ref('Venue'), { type: 'array', items: ref('Venue'), maxItems: 0 }],
-      description: 'the linked venue, or [] when there is none',
-    },
-    organizer: arr(ref('Organizer'), 'the linked organizers in link order ([] when none)'),
-    custom_fields: emptyArray('always [] (no additional fields)'),
-    json_ld: jsonLd('Event'),
-  }, ['id', 'global_id', 'global_id_lineage', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url',
-    'rest_url', 'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details', 'end_date',
-    'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details', 'timezone',
-    'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings', 'sticky', 'featured',
-    'categories', 'tags', 'venue', 'organizer', 'custom_fields'],
-  'An event (reference §4.1); the write-only password is never returned'),
+  Event: EVENT_SHAPE.schema,
 
   EventList: listEnvelope('events', 'Event', 'events'),
   VenueList: listEnvelope('venues', 'Venue', 'venues'),

@@ -5,10 +5,9 @@
  */
 import { invalidParam } from '../http/errors.js';
 import { table } from '../store/client.js';
-import { slugKey, termKey, type Taxonomy } from '../store/keys.js';
+import { termKey, type Taxonomy } from '../store/keys.js';
 import { batchGet, getItem, getTerm, queryAll } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
-import { slugCandidates } from '../text/slug.js';
 import { isTerm, termsPartition, type TermItem } from './item.js';
 
 export type Key = { PK: string; SK: string };
