@@ -8,14 +8,9 @@
  *
  * The server gets a short function time (CALENDAR_FUNCTION_TIMEOUT_MS) so that the hanging calls end quickly.
  */
-import { createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { startFaultProxy, stopFaultProxy, type FaultProxy, type FaultRule } from '../support/dynamodb-fault-proxy.js';
-import { startLocalApi, stopLocalApi } from '../support/global-setup.js';
+import { send, startOwnServer, type Answer, type OwnServer } from '../support/own-server.js';
 
 const SECRET = 'dynamodb-faults-secret-0123456789abcdef';
 /** The function time the server reports to the handlers (its store deadline is 1 s earlier). */
@@ -24,34 +19,12 @@ const FUNCTION_MS = 5000;
 const WINDOW = { start_date: '2031-01-01 00:00:00', end_date: '2031-12-31 23:59:59' };
 
 let proxy: FaultProxy;
-let child: ChildProcess;
+let server: OwnServer;
 let base: string;
 let editor: string;
 
-interface Answer {
-  status: number;
-  headers: Headers;
-  json: any;
-  text: string;
-  /** Milliseconds from sending the request to the end of the answer. */
-  ms: number;
-}
-
-async function call(method: string, path: string, init: { token?: string; body?: unknown } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const t0 = Date.now();
-  const res = await fetch(`${base}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text, ms: Date.now() - t0 };
-}
+const call = (method: string, path: string, init: { token?: string; body?: unknown } = {}): Promise<Answer> =>
+  send(`${base}${path}`, { method, authorization: init.token ? `Bearer ${init.token}` : undefined, body: init.body });
 
 const get = (path: string, token?: string) => call('GET', path, { token });
 const qs = (query: Record<string, string | number>) => new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -138,14 +111,9 @@ beforeAll(async () => {
   const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
   proxy = await startFaultProxy(endpoint);
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const started = await startLocalApi(root, {
-    PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: ':memory:', DYNAMODB_ENDPOINT: proxy.url,
-    CALENDAR_TABLE_NAME: `dynamodb-faults-${Date.now()}`, CALENDAR_JWT_SECRET: SECRET, CALENDAR_JWT_ISSUER: '', CALENDAR_TIMEZONE: 'UTC',
-    CALENDAR_SITE_URL: '', CALENDAR_METER: '', CALENDAR_FUNCTION_TIMEOUT_MS: String(FUNCTION_MS),
-  }, createWriteStream(join(tmpdir(), `dynamodb-faults-${process.pid}.log`)));
-  child = started.child;
-  base = started.url;
+  server = await startOwnServer('dynamodb-faults', { secret: SECRET, dynamodb: proxy.url,
+    env: { CALENDAR_FUNCTION_TIMEOUT_MS: String(FUNCTION_MS) } });
+  base = server.url;
   editor = await signLocalToken({ secret: SECRET, role: 'editor', sub: 'fault-editor' });
   // Load every function and register the editor before any fault, so no test pays for a cold start.
   for (const path of ['', '/events', '/venues', '/organizers', '/categories', '/tags']) expectStatus(await get(path, editor), 200);
@@ -160,7 +128,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  if (child) await stopLocalApi(child);
+  await server?.stop();
   if (proxy) await stopFaultProxy(proxy);
 });
 

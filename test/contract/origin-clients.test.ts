@@ -6,57 +6,29 @@
  * Runs its own server on a table of its own: the plugin must see exactly this file's records, and the failed-attempt
  * limit counts per client address, which every test of the suite shares.
  */
-import { createWriteStream } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
 import { signLocalToken, type TokenRole } from '../../lib/local/token-sign.js';
-import { startLocalApi, stopLocalApi } from '../support/global-setup.js';
+import { send, startOwnServer, type Answer, type OwnServer } from '../support/own-server.js';
 
 const SECRET = 'origin-clients-secret-0123456789abcdef';
-let child: ChildProcess;
+let server: OwnServer;
 let origin: string;
 
 beforeAll(async () => {
-  const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const started = await startLocalApi(root, {
-    PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: ':memory:', DYNAMODB_ENDPOINT: endpoint,
-    CALENDAR_TABLE_NAME: `origin-clients-${Date.now()}`, CALENDAR_JWT_SECRET: SECRET, CALENDAR_JWT_ISSUER: '', CALENDAR_TIMEZONE: 'UTC',
-    CALENDAR_SITE_URL: '', CALENDAR_METER: '',
-  }, createWriteStream(join(tmpdir(), `origin-clients-${process.pid}.log`)));
-  child = started.child;
-  origin = new URL(started.url).origin;
+  server = await startOwnServer('origin-clients', { secret: SECRET });
+  origin = server.origin;
 }, 90_000);
 
 afterAll(async () => {
-  if (child) await stopLocalApi(child);
+  await server?.stop();
 });
 
 const OURS = '/calendar/events/v1';
 const THEIRS = '/wp-json/tribe/events/v1';
 
-interface Answer { status: number; headers: Headers; json: any; text: string }
-
-async function call(path: string, init: { method?: string; auth?: string; body?: unknown } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.auth) headers.authorization = init.auth;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${origin}${path}`, { method: init.method ?? 'GET', headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body) });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text };
-}
+const call = (path: string, init: { method?: string; auth?: string; body?: unknown } = {}): Promise<Answer> =>
+  send(`${origin}${path}`, { method: init.method, authorization: init.auth, body: init.body });
 
 const bearer = async (role: TokenRole, sub: string, extra: Record<string, unknown> = {}): Promise<string> =>
   `Bearer ${await signLocalToken({ secret: SECRET, role, sub, claims: extra })}`;

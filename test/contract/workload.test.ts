@@ -9,33 +9,20 @@
  * Runs its own server on a table of its own: the totals it checks must be this file's records only. Nothing here
  * is measured by time; the duration only bounds how many requests are sent.
  */
-import { createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
-import { startLocalApi, stopLocalApi } from '../support/global-setup.js';
+import { startOwnServer, type OwnServer } from '../support/own-server.js';
 import { formatReport, runWorkload, type WorkloadReport } from '../load/workload.js';
 
 const SECRET = 'workload-secret-0123456789abcdef0123';
-let child: ChildProcess;
+let server: OwnServer;
 let apiUrl: string;
 
 beforeAll(async () => {
-  const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
-  const root = fileURLToPath(new URL('../..', import.meta.url));
-  const started = await startLocalApi(root, {
-    PORT: '0', HOST: '127.0.0.1', CALENDAR_DATA_DIR: ':memory:', DYNAMODB_ENDPOINT: endpoint,
-    CALENDAR_TABLE_NAME: `workload-${Date.now()}`, CALENDAR_JWT_SECRET: SECRET, CALENDAR_JWT_ISSUER: '', CALENDAR_TIMEZONE: 'UTC',
-    CALENDAR_SITE_URL: '', CALENDAR_METER: '',
-  }, createWriteStream(join(tmpdir(), `workload-${process.pid}.log`)));
-  child = started.child;
-  apiUrl = started.url;
+  server = await startOwnServer('workload', { secret: SECRET });
+  apiUrl = server.url;
 }, 90_000);
 
 afterAll(async () => {
-  if (child) await stopLocalApi(child);
+  await server?.stop();
 });
 
 describe('a mixed concurrent workload (30 users, 15 s)', () => {
