@@ -4,7 +4,7 @@ import { POST_STATUSES, type PostStatus } from '../model/status.js';
 import { LANGUAGES, type Language, type ParamSpec, type ParamValues, type ParseContext, type RecordRefParams, type RefKind, type Schema } from './types.js';
 import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
-import { queryWords } from '../text/words.js';
+import { MAX_QUERY_WORDS, queryWords } from '../text/words.js';
 
 /** A parameter whose handler gets `T | undefined` (see `required` and `withDefault` for the others). */
 export function param<N extends string, T>(name: N, where: ParamSpec['in'], description: string, schema: Schema,
@@ -79,7 +79,9 @@ export const search = (fields: string) =>
   param('search', 'query', `words to look for in ${fields}: every word must begin a word of one of them (case and accents ignored)`,
     text(TEXT_LIMITS.other), (v) => {
       const s = parseString(v, TEXT_LIMITS.other);
-      if (queryWords(s).length === 0) throw new ParamError('must contain at least one word');
+      const words = queryWords(s).length;
+      if (words === 0) throw new ParamError('must contain at least one word');
+      if (words > MAX_QUERY_WORDS) throw new ParamError(`must hold at most ${MAX_QUERY_WORDS} different words`);
       return s;
     });
 

@@ -33,20 +33,31 @@ export function queryWords(text: string): string[] {
   return [...new Set(words)];
 }
 
-/** The words a text offers to prefix matching: its segments, and in Han, Kana and Thai each character's suffix. */
-export function textWords(text: string): string[] {
-  const words = new Set<string>();
-  for (const word of queryWords(text)) {
-    words.add(word);
-    const chars = [...word];
-    for (let i = 1; i < chars.length; i++) if (EVERY_CHARACTER.test(chars[i]!)) words.add(chars.slice(i).join(''));
-  }
-  return [...words];
-}
+/** At most this many distinct words in a query: matching costs (query words × text length) stay small. */
+export const MAX_QUERY_WORDS = 32;
 
-/** Whether every query word is a prefix of a word of one of the texts (no query words: no restriction). */
+const startsWithEveryCharacterScript = (q: string): boolean => EVERY_CHARACTER.test(String.fromCodePoint(q.codePointAt(0)!));
+
+/**
+ * Whether every query word begins a word of one of the texts (no query words: no restriction). A word in Han, Kana
+ * or Thai text also begins at each of its characters, so a query word that starts with such a character matches
+ * anywhere inside such a word. Linear in the texts' length for each query word; nothing is materialised per suffix.
+ */
 export function matchesWords(query: readonly string[], texts: readonly string[]): boolean {
   if (query.length === 0) return true;
-  const words = texts.flatMap(textWords);
-  return query.every((q) => words.some((w) => w.startsWith(q)));
+  const words = [...new Set(texts.flatMap(queryWords))].sort();
+  const scripted = words.filter((w) => EVERY_CHARACTER.test(w));
+  return query.every((q) => hasPrefix(words, q) || (startsWithEveryCharacterScript(q) && scripted.some((w) => w.includes(q))));
+}
+
+/** Whether a sorted list holds a word that begins with q (binary search for the first word ≥ q). */
+function hasPrefix(sorted: readonly string[], q: string): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < q) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < sorted.length && sorted[lo]!.startsWith(q);
 }

@@ -36,6 +36,9 @@ describe('search (contract §9: whole words and word prefixes)', () => {
     expect(matchesWords(queryWords('cafe'), ['Le Café'])).toBe(true);
     expect(matchesWords(queryWords('京'), ['東京タワー'])).toBe(true);
     expect(matchesWords(queryWords('ไทย'), ['ประเทศไทย'])).toBe(true);
+    expect(matchesWords(queryWords('京'), ['東京'.repeat(10)])).toBe(true);
+    expect(matchesWords(queryWords('tokyo 京'), ['東京 Tokyo'])).toBe(true);
+    expect(matchesWords(queryWords('タイ'), ['ア'.repeat(50_000)])).toBe(false); // long runs are searched, not expanded
   });
 
   it('needs every word, each in any field', () => {
