@@ -4,7 +4,7 @@
  * path (item.ts), which pulls in date parsing, HTML sanitising and the planning of linked records: the functions
  * that only rewrite events they unlink a record from (venues, organizers, categories, tags) import this module.
  */
-import type { Language } from '../model/language.js';
+import { type Language, type Translated, translated } from '../model/language.js';
 import { eventStartSortKey, eventYearPartition } from '../store/keys.js';
 import type { LinkFacts } from '../store/links.js';
 import type { Item } from '../store/records.js';
@@ -50,9 +50,7 @@ export const isEvent = (item: Item | null | undefined): item is Item & EventItem
 
 
 /** The text of one field in a language, falling back to the record's first language (contract §8). */
-export function textOf(item: Pick<EventItem, 'tr' | 'lang0'>, lang: Language, field: keyof EventText): string {
-  return item.tr[lang]?.[field] ?? item.tr[item.lang0]?.[field] ?? '';
-}
+export const textOf = (item: Translated<EventText>, lang: Language, field: keyof EventText): string => translated(item, lang, field);
 
 /** The facts relationship items and counters are derived from. */
 export const eventFacts = (e: EventItem): LinkFacts => ({

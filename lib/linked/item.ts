@@ -9,7 +9,7 @@ import type { RequestContext } from '../http/context.js';
 import { forbidden, invalidParam } from '../http/errors.js';
 import { ParamError } from '../model/errors.js';
 import type { LinkedWriteParams } from '../routes/linked.js';
-import type { Language } from '../model/language.js';
+import { type Language, type Translated, translated } from '../model/language.js';
 import { pad, postKey } from '../store/keys.js';
 import type { PostRecord } from '../store/types.js';
 import { sanitizeHtml } from '../text/sanitize.js';
@@ -67,9 +67,7 @@ export type LinkedItem = PostRecord<LinkedKind, LinkedText> & {
 };
 
 /** The text of one field in a language, falling back to the record's first language (contract §8). */
-export function textOf(item: Pick<LinkedItem, 'tr' | 'lang0'>, lang: Language, field: keyof LinkedText): string {
-  return item.tr[lang]?.[field] ?? item.tr[item.lang0]?.[field] ?? '';
-}
+export const textOf = (item: Translated<LinkedText>, lang: Language, field: keyof LinkedText): string => translated(item, lang, field);
 
 /** Lower-case, trimmed, NFC: the form names and descriptions are compared in (de-duplication). */
 export const fold = (s: string): string => s.normalize('NFC').trim().toLowerCase();

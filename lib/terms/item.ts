@@ -3,8 +3,7 @@
  * fallback, the lower-case display names (`nm`), index keys and the name guard keys behind `term_exists`.
  */
 import { createHash } from 'node:crypto';
-import { LANGUAGES } from '../model/language.js';
-import type { Language } from '../model/language.js';
+import { LANGUAGES, type Language, type Translated, translated } from '../model/language.js';
 import { pad, slugIndexKey, termKey, type Taxonomy } from '../store/keys.js';
 import type { Item } from '../store/records.js';
 
@@ -72,9 +71,7 @@ export function nameGuardKey(taxonomy: Taxonomy, parent: number, name: string): 
 }
 
 /** A field in a language, falling back to the term's first language (contract §8). */
-export function termText(item: Pick<TermItem, 'tr' | 'lang0'>, lang: Language, field: keyof TermText): string {
-  return item.tr?.[lang]?.[field] ?? item.tr?.[item.lang0]?.[field] ?? '';
-}
+export const termText = (item: Translated<TermText>, lang: Language, field: keyof TermText): string => translated(item, lang, field);
 
 /** The distinct folded names of a term over all its languages: each one is reserved by a name guard. */
 export function reservedNames(item: Pick<TermItem, 'tr'>): string[] {
