@@ -49,9 +49,9 @@ export const preconditionFailed = (): ApiError =>
 
 /**
  * 503 for DynamoDB throttling, an unreachable database or a call that ran out of time (contract §3). `outcomeUnknown`
- * when a write may have landed (the client can retry it with the same Idempotency-Key).
+ * when a write may have landed (the client reads the record before it writes again).
  */
 export const unavailable = (outcomeUnknown = false): ApiError =>
   new ApiError(503, 'rest_unavailable', outcomeUnknown
-    ? 'The service could not confirm whether this write was saved; read the record, or retry with the same Idempotency-Key.'
+    ? 'The service could not confirm whether this write was saved; read the record before writing again.'
     : 'The service is busy; retry shortly.', outcomeUnknown ? { outcome: 'unknown' } : {}, { 'Retry-After': '1' });
