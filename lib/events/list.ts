@@ -13,7 +13,7 @@ import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countRunningPast, countStarts, readEventsFrom } from '../store/event-counts.js';
 import { queryEventWindow, readMeta, type EventIndexEntry } from '../store/events.js';
-import { queryLinkedEvents, type LinkKind } from '../store/links.js';
+import { queryFeaturedEvents, queryLinkedEvents, type LinkKind } from '../store/links.js';
 import { postKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
@@ -163,11 +163,12 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
       startFrom: window.startMin?.utc,
       startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0],
     };
-    // A link filter reads that record's relationship items in the window instead of every event in it.
     const link = linkFilter(p);
-    entries = link
-      ? await queryLinkedEvents(link.kind, link.ids, range)
-      : await queryEventWindow({ ...range, endFrom: window.endMin?.utc });
+    // A link filter reads that record's relationship items in the window, featured=true the featured index, instead
+    // of every event in it.
+    entries = link ? await queryLinkedEvents(link.kind, link.ids, range)
+      : p.featured === true ? await queryFeaturedEvents(range)
+        : await queryEventWindow({ ...range, endFrom: window.endMin?.utc });
   }
   entries = entries.filter(accept);
 

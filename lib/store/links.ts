@@ -42,9 +42,20 @@ export const counterAttribute = (kind: LinkKind): 'cnt' | 'linked' => (kind === 
 export const targetKey = (kind: LinkKind, id: number) => (kind === 'category' || kind === 'tag' ? termKey(id) : postKey(id));
 const targetId = (t: { kind: LinkKind; id: number }) => `${t.kind}#${t.id}`;
 
+/** The featured events, sorted by start like a relationship partition: `featured=true` lists read only these. */
+export const FEATURED_PARTITION = 'FEATURED';
+
+/** Whether an event is in the featured index: featured and listed (hidden events are in no list). */
+const inFeaturedIndex = (e: LinkFacts | null): e is LinkFacts => e !== null && e.featured && !e.hidden;
+
 function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
+  return entryItem(relPartition(kind, target), e);
+}
+
+/** An index item of an event under `pk`, sorted by start, with the facts lists filter on. */
+function entryItem(pk: string, e: LinkFacts): Item {
   return {
-    PK: relPartition(kind, target),
+    PK: pk,
     SK: eventStartSortKey(e.startUtc, e.id),
     id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
     venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
@@ -69,6 +80,10 @@ export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null
     if (!nextKeys.has(`${key.PK}|${key.SK}`)) items.push({ Delete: { TableName: table(), Key: key } });
   }
   for (const t of listed(next)) items.push({ Put: { TableName: table(), Item: relItem(t.kind, t.id, next!) } });
+  if (inFeaturedIndex(prev) && !(inFeaturedIndex(next) && next.startUtc === prev.startUtc)) {
+    items.push({ Delete: { TableName: table(), Key: { PK: FEATURED_PARTITION, SK: eventStartSortKey(prev.startUtc, prev.id) } } });
+  }
+  if (inFeaturedIndex(next)) items.push({ Put: { TableName: table(), Item: entryItem(FEATURED_PARTITION, next) } });
 
   const targets = new Map([...linkTargets(prev), ...linkTargets(next)].map((t) => [targetId(t), t]));
   for (const [key, t] of targets) {
@@ -113,10 +128,17 @@ export async function queryLinkedEvents(kind: LinkKind, ids: number[], range: { 
   return [...byId.values()].sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
 }
 
-async function queryRel(kind: LinkKind, id: number, from: string, to: string): Promise<EventIndexEntry[]> {
+/** Featured, listed events with UTC start in [startFrom, startTo], ordered by start then id. */
+export const queryFeaturedEvents = (range: { startFrom?: string; startTo?: string } = {}): Promise<EventIndexEntry[]> =>
+  queryPartition(FEATURED_PARTITION, range.startFrom ?? '0000', `${range.startTo ?? '9999'}#~`);
+
+const queryRel = (kind: LinkKind, id: number, from: string, to: string): Promise<EventIndexEntry[]> =>
+  queryPartition(relPartition(kind, id), from, to);
+
+async function queryPartition(pk: string, from: string, to: string): Promise<EventIndexEntry[]> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': relPartition(kind, id), ':from': from, ':to': to },
+    ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
   });
   return items.map(relEntry);
 }

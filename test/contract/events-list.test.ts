@@ -565,6 +565,28 @@ describe('GET /events — featured and hide_from_listings', () => {
     expect(res.json.total).toBe(1);
   });
 
+  it('featured=true reads the featured index, not the window; it follows un-featuring, moves, hiding and trashing', async () => {
+    const day = block(1);
+    const others = await createEvents(Array.from({ length: 12 }, (_, i) => onDay(day, `0${i % 10}:00`, `0${i % 10}:30`)));
+    const [a, b] = await createEvents([onDay(day, '12:00', '13:00', { featured: true }), onDay(day, '13:00', '14:00', { featured: true })]);
+    const res = await list({ ...window(day, 1), featured: 'true' });
+    expect(ids(res.json.events)).toEqual([a!.id, b!.id]);
+    // Items DynamoDB read for the whole request: the two featured entries and their records, not the window's 14.
+    const itemsRead = Number(/items=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    expect(itemsRead).toBeLessThan(others.length);
+    const ed = await editor();
+    expect((await api(`/events/${a!.id}`, { method: 'POST', token: ed, body: { featured: false } })).status).toBe(200);
+    expect((await api(`/events/${b!.id}`, { method: 'POST', token: ed, body: { start_date: `${day} 15:00:00`, end_date: `${day} 16:00:00` } })).status)
+      .toBe(200);
+    expect(await listIds({ ...window(day, 1), featured: 'true' })).toEqual([b!.id]);
+    expect((await api(`/events/${b!.id}`, { method: 'POST', token: ed, body: { hide_from_listings: true } })).status).toBe(200);
+    expect(await listIds({ ...window(day, 1), featured: 'true' })).toEqual([]);
+    expect((await api(`/events/${b!.id}`, { method: 'POST', token: ed, body: { hide_from_listings: false } })).status).toBe(200);
+    expect((await api(`/events/${b!.id}`, { method: 'DELETE', token: ed })).status).toBe(200);
+    expect(await listIds({ ...window(day, 1), featured: 'true' })).toEqual([]);
+    expect(await listIds({ ...window(day, 1), featured: 'true', status: 'trash' }, ed)).toEqual([b!.id]);
+  });
+
   it('never lists hide_from_listings events, not even with include or for editors, but they are readable by id', async () => {
     const day = block(1);
     const [shown, hidden] = await createEvents([
