@@ -60,6 +60,16 @@ async function readCollection(kind: LinkedKind, statuses: readonly string[], nee
   }, need, toEntry, (e) => statuses.includes(e.status));
 }
 
+/** The venue or the organizers an event links to, as collection entries in collection order (newest first). */
+async function linkedOf(kind: LinkedKind, eventId: number): Promise<LinkedIndexEntry[]> {
+  const event = await getPost(eventId);
+  if (event?.kind !== 'event') return [];
+  const ids = kind === 'venue' ? (event.venue !== undefined ? [event.venue as number] : []) : ((event.organizers as number[] | undefined) ?? []);
+  const items = (await batchGet(ids.map(postKey))).filter((i) => i.kind === kind);
+  const order = (i: Item) => String(i.GSI2SK);
+  return items.sort((a, b) => (order(a) < order(b) ? 1 : -1)).map(toEntry);
+}
+
 /** filter() with an async predicate, `width` at a time, order kept. */
 async function filterAsync<T>(list: T[], width: number, keep: (t: T) => Promise<boolean>): Promise<T[]> {
   const out: T[] = [];
@@ -132,15 +142,10 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
 async function filteredCollection(kind: LinkedKind, ctx: RequestContext<LinkedListParams>, userId: number | null): Promise<LinkedIndexEntry[]> {
   const p = ctx.params;
   const statuses = p.status;
-  let entries = (await queryCollection(kind)).filter((e) => listVisible(ctx.caller, userId, statuses, e));
+  // With `event`, only that event's venue or organizers (at most 10) are read, not the collection.
+  const all = p.event !== undefined ? await linkedOf(kind, p.event) : await queryCollection(kind);
+  let entries = all.filter((e) => listVisible(ctx.caller, userId, statuses, e));
 
-  if (p.event !== undefined) {
-    const event = await getPost(p.event);
-    const ids = new Set<number>(kind === 'venue'
-      ? (event?.venue !== undefined ? [event.venue as number] : [])
-      : ((event?.organizers as number[] | undefined) ?? []));
-    entries = entries.filter((e) => ids.has(e.id));
-  }
   if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);
   if (p.only_with_upcoming === true) {
     const now = nowUtcWall();
