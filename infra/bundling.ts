@@ -51,14 +51,24 @@ export const BUNDLE = {
 
 /**
  * Packages a function loads only when a request needs them (lib/lazy-module.ts), bundled as files of their own next to
- * the handler: chrono-node (about 45 KB) for dates written as phrases, and the Lambda client (about 70 KB) with which
- * the root function forwards a path spelt in another letter case. Most requests need neither, so most cold starts
- * never load them.
+ * the handler: chrono-node (about 45 KB) for dates written as phrases, the Lambda client (about 70 KB) with which the
+ * root function forwards a path spelt in another letter case, and htmlparser2 and entities (about 55 KB) for
+ * sanitising and decoding HTML (writes, search, JSON-LD). Most requests need none of them, so most cold starts never
+ * load them.
  */
 export const SIDE_BUNDLES = [
   { pkg: 'chrono-node', entry: 'lib/time/chrono-entry.ts', outputFile: 'chrono.cjs' },
   { pkg: '@aws-sdk/client-lambda', entry: 'lib/aws/lambda-entry.ts', outputFile: 'lambda.cjs' },
+  { pkg: 'htmlparser2', entry: 'lib/text/lazy/htmlparser2-entry.ts', outputFile: 'htmlparser2.cjs' },
+  { pkg: 'entities', entry: 'lib/text/lazy/entities-entry.ts', outputFile: 'entities.cjs' },
 ] as const;
+
+/**
+ * The handler's own stand-ins for packages that are imported statically but load from a side bundle on first use
+ * (ESM-only packages, which cannot be required where the code runs unbundled, e.g. under Jest).
+ */
+const LAZY_ALIAS = { htmlparser2: './lib/text/lazy/htmlparser2.ts', entities: './lib/text/lazy/entities.ts' } as const;
+const HANDLER_ALIAS = { ...BUNDLE.alias, ...LAZY_ALIAS };
 
 /** Where the handler finds each side bundle (lib/lazy-module.ts). */
 const DEFINE = {
@@ -90,7 +100,7 @@ export function nodejsBundlingOptions(): BundlingOptions {
     define: { ...DEFINE },
     esbuildArgs: {
       '--tree-shaking': String(BUNDLE.treeShaking),
-      ...Object.fromEntries(Object.entries(BUNDLE.alias).map(([from, to]) => [`--alias:${from}`, to])),
+      ...Object.fromEntries(Object.entries(HANDLER_ALIAS).map(([from, to]) => [`--alias:${from}`, to])),
     },
     commandHooks: {
       beforeBundling: () => [],
@@ -118,7 +128,7 @@ export function esbuildBuildOptions(entry: string, outdir: string): BuildOptions
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
     external: [],
-    alias: { ...BUNDLE.alias },
+    alias: { ...HANDLER_ALIAS },
     define: { ...DEFINE },
     absWorkingDir: PROJECT_ROOT,
     logLevel: 'warning',

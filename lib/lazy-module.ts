@@ -1,6 +1,6 @@
 /**
  * Packages a function loads only when a request needs them (chrono-node for dates written as phrases, the Lambda
- * client for forwarding): most cold starts never load them. In the Lambda bundles each is a file of its own next to
+ * client for forwarding, htmlparser2 and entities for HTML): most cold starts never load them. In the Lambda bundles each is a file of its own next to
  * the handler, and the build names those files (infra/bundling.ts SIDE_BUNDLES); elsewhere the package itself loads.
  */
 import { createRequire } from 'node:module';

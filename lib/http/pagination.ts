@@ -1,6 +1,6 @@
 /** The list envelope pieces shared by events, venues and organizers (reference §5.1, contract §9). */
 import { invalidParam } from './errors.js';
-import { jsonText } from './response.js';
+import { JsonText, jsonText } from './response.js';
 export interface PageLinks {
   next?: string;
   previous?: string;
@@ -50,18 +50,21 @@ export function listHeaders(total: number, totalPages: number, links: PageLinks)
  */
 export const PAGE_BYTES = 4 * 1024 * 1024;
 
-/** Serialises a page's records, or throws 400 naming the largest per_page whose page fits in PAGE_BYTES. */
-export function serializePage<T>(items: T[], serialize: (item: T) => unknown): unknown[] {
-  const out: unknown[] = [];
+/**
+ * Serialises a page's records as a JSON array (written once: json() places it into the list body as it is), or throws
+ * 400 naming the largest per_page whose page fits in PAGE_BYTES.
+ */
+export function serializePage<T>(items: T[], serialize: (item: T) => unknown): JsonText {
+  const texts: string[] = [];
   let bytes = 0;
   for (const item of items) {
-    const record = serialize(item);
-    bytes += Buffer.byteLength(jsonText(record));
+    const text = jsonText(serialize(item));
+    bytes += Buffer.byteLength(text);
     if (bytes > PAGE_BYTES) {
       throw invalidParam('per_page', `per_page: these records are too large to return ${items.length} at once; `
-        + `send per_page=${Math.max(1, out.length)} or less`);
+        + `send per_page=${Math.max(1, texts.length)} or less`);
     }
-    out.push(record);
+    texts.push(text);
   }
-  return out;
+  return new JsonText(`[${texts.join(',')}]`);
 }

@@ -264,14 +264,19 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(body(list!).events.map((e: { title: string }) => e.title)).toEqual(['Bundled launch']);
   }, TIMEOUT);
 
-  test('events: dates written as phrases load chrono from its own file next to the handler', async () => {
+  test('events: phrases load chrono, HTML loads the tokenizer and the entity decoder, each from its own file', async () => {
     const token = await signLocalToken({ secret, role: 'editor', sub: 'bundle-test-editor' });
     const [created] = await invoke('events', envFor(ownTable), [
-      httpEvent('POST', '/calendar/events/v1/events', { token, body: { title: 'Phrased', start_date: 'tomorrow 10am', end_date: 'tomorrow noon' } }),
+      httpEvent('POST', '/calendar/events/v1/events', { token, body: { title: 'Phrased', start_date: 'tomorrow 10am', end_date: 'tomorrow noon',
+        status: 'publish', description: '<p onclick="steal()">Caf&eacute; <script>bad()</script>ok</p>' } }),
     ]);
     expect(created!.statusCode).toBe(201);
-    expect(body(created!).start_date).toMatch(/ 10:00:00$/);
-    expect(body(created!).end_date).toMatch(/ 12:00:00$/);
+    const event = body(created!);
+    expect(event.start_date).toMatch(/ 10:00:00$/);
+    expect(event.end_date).toMatch(/ 12:00:00$/);
+    expect(event.description).toBe('<p>Caf&eacute; ok</p>');
+    const [single] = await invoke('events', envFor(ownTable), [httpEvent('GET', `/calendar/events/v1/events/${event.id}`)]);
+    expect(body(single!).json_ld.description).toBe('Café ok');
   }, TIMEOUT);
 
   test('root: a path in another letter case is forwarded with the Lambda client loaded from its own file', async () => {
