@@ -3,7 +3,8 @@
  * diacritics removed from Latin, Greek and Cyrillic letters only; in Han, Kana and Thai text every character also
  * starts a word. A query matches a text when every query word is a prefix of one of the text's words.
  */
-const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+/** Made on first use: creating a segmenter loads ICU's word rules, which a cold start should not pay for unless it searches. */
+let segmenter: Intl.Segmenter | undefined;
 
 /** A base letter whose combining marks are dropped: Latin, Greek, Cyrillic. */
 const STRIPPED_BASE = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
@@ -29,6 +30,7 @@ export function foldText(text: string): string {
 /** The word segments of a text, folded (the words a query is made of). */
 export function queryWords(text: string): string[] {
   const words: string[] = [];
+  segmenter ??= new Intl.Segmenter('und', { granularity: 'word' });
   for (const s of segmenter.segment(foldText(text))) if (s.isWordLike) words.push(s.segment);
   return [...new Set(words)];
 }
