@@ -14,6 +14,7 @@ import type { PostStatus } from '../model/status.js';
 import { countRunningPast, countStarts, readEventsFrom } from '../store/event-counts.js';
 import { queryEventWindow, readMeta, type EventIndexEntry } from '../store/events.js';
 import { queryFeaturedEvents, queryLinkedEvents, type LinkKind } from '../store/links.js';
+import { linkCountOf } from '../store/refs.js';
 import { postKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
@@ -24,13 +25,22 @@ import { loadEmbeds } from './embed.js';
 import { isEvent, textOf, type EventItem } from './record.js';
 import { serializeEvent } from './serialize.js';
 
-/** The link filter to read a list from, most selective first: one venue holds fewer events than a category usually does. */
-function linkFilter(p: EventListParams): { kind: LinkKind; ids: number[] } | null {
-  if (p.venue) return { kind: 'venue', ids: p.venue };
-  if (p.organizer) return { kind: 'organizer', ids: p.organizer };
-  if (p.categories) return { kind: 'category', ids: p.categories };
-  if (p.tags) return { kind: 'tag', ids: p.tags };
-  return null;
+/**
+ * The link filter to read a list from: the one whose records link the fewest events, as counted on the records the
+ * request resolved (a term named by slug has no count read; without counts, venue, organizer, categories, tags).
+ */
+async function linkFilter(p: EventListParams): Promise<{ kind: LinkKind; ids: number[] } | null> {
+  const present = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
+    .filter((f): f is readonly [LinkKind, number[]] => f[1] !== undefined)
+    .map(([kind, ids]) => ({ kind, ids }));
+  if (present.length <= 1) return present[0] ?? null;
+  const totals = await Promise.all(present.map(async (f) => {
+    const counts = await Promise.all(f.ids.map((id) => linkCountOf(f.kind, id)));
+    return counts.some((c) => c === undefined) ? Infinity : counts.reduce((a, c) => a! + c!, 0)!;
+  }));
+  let best = 0;
+  totals.forEach((t, i) => { if (t < totals[best]!) best = i; });
+  return present[best]!;
 }
 
 const DATE_KEYS: DateFilterKey[] = ['start_date', 'end_date', 'starts_before', 'starts_after', 'ends_before', 'ends_after'];
@@ -163,7 +173,7 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
       startFrom: window.startMin?.utc,
       startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0],
     };
-    const link = linkFilter(p);
+    const link = await linkFilter(p);
     // A link filter reads that record's relationship items in the window, featured=true the featured index, instead
     // of every event in it.
     entries = link ? await queryLinkedEvents(link.kind, link.ids, range)

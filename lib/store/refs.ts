@@ -1,6 +1,7 @@
 /** Existence checks for ids given as filter values or links (contract §3: unknown → 400). */
 import { batchGet } from './records.js';
 import { postKey, slugKey, termKey } from './keys.js';
+import { perRequest } from './scope.js';
 import { userExists } from './users.js';
 import type { RefKind } from '../model/kinds.js';
 
@@ -10,7 +11,22 @@ export const MAX_SLUG_CHARS = 200;
 /** What a post reference must satisfy beyond existing: the caller may read it (contract §4, §7). */
 export type ReadableCheck = (record: { author?: unknown; status?: unknown; pw?: unknown; statusBeforeTrash?: unknown }) => boolean;
 
-const POST_FACTS = ['id', 'kind', 'status', 'author', 'pw', 'statusBeforeTrash'];
+const POST_FACTS = ['id', 'kind', 'status', 'author', 'pw', 'statusBeforeTrash', 'linked'];
+
+/** How many events each record referenced in this request links to, as read while resolving the references. */
+const linkCounts = (): Promise<Map<string, number>> => perRequest('link-counts', async () => new Map<string, number>());
+
+/**
+ * The number of events linked to a record resolved by this request: published ones for terms (`cnt`), those not
+ * draft or pending for venues and organizers (`linked`). Undefined when the reference was not read (a term named by
+ * slug) or outside a request.
+ */
+export const linkCountOf = async (kind: RefKind, id: number): Promise<number | undefined> => (await linkCounts()).get(`${kind}#${id}`);
+
+async function remember(kind: RefKind, items: { id?: unknown }[], attribute: 'cnt' | 'linked'): Promise<void> {
+  const counts = await linkCounts();
+  for (const item of items) counts.set(`${kind}#${String(item.id)}`, Number((item as Record<string, unknown>)[attribute] ?? 0));
+}
 
 /**
  * Resolves references of one kind. Returns, per input value, the record id it names, or null when it names nothing
@@ -27,8 +43,10 @@ export async function resolveRefs(kind: RefKind, values: (string | number)[], re
     };
     const ids = values.map(asId).filter((i): i is number => i !== null);
     const slugs = values.map(asSlug).filter((s): s is string => s !== null);
-    const found = await batchGet([...ids.map(termKey), ...slugs.map((s) => slugKey(kind, s))], ['id', 'taxonomy']);
-    const byId = new Set(found.filter((t) => t.taxonomy === kind).map((t) => t.id as number));
+    const found = await batchGet([...ids.map(termKey), ...slugs.map((s) => slugKey(kind, s))], ['id', 'taxonomy', 'cnt']);
+    const terms = found.filter((t) => t.taxonomy === kind);
+    await remember(kind, terms, 'cnt');
+    const byId = new Set(terms.map((t) => t.id as number));
     const bySlug = new Map(found.filter((t) => String(t.PK).startsWith('SLUG#')).map((g) => [String(g.PK), g.id as number]));
     return values.map((v) => {
       const id = asId(v);
@@ -39,6 +57,8 @@ export async function resolveRefs(kind: RefKind, values: (string | number)[], re
   }
   const numeric = values.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
   const items = await batchGet(numeric.map(postKey), POST_FACTS);
-  const found = new Set(items.filter((p) => p.kind === kind && readable(p)).map((p) => p.id as number));
+  const readableItems = items.filter((p) => p.kind === kind && readable(p));
+  await remember(kind, readableItems, 'linked');
+  const found = new Set(readableItems.map((p) => p.id as number));
   return values.map((v) => (found.has(Number(v)) ? Number(v) : null));
 }

@@ -587,6 +587,21 @@ describe('GET /events — featured and hide_from_listings', () => {
     expect(await listIds({ ...window(day, 1), featured: 'true', status: 'trash' }, ed)).toEqual([b!.id]);
   });
 
+  it('with several link filters, reads the one whose record links the fewest events', async () => {
+    const day = block(1);
+    const ed = await editor();
+    const venue = await api('/venues', { method: 'POST', token: ed, body: { venue: `Busy hall ${uniqueWord()}`, status: 'publish' } });
+    const category = await api('/categories', { method: 'POST', token: ed, body: { name: `Rare ${uniqueWord()}` } });
+    expect([venue.status, category.status]).toEqual([201, 201]);
+    const evs = await createEvents(Array.from({ length: 10 }, (_, i) => onDay(day, `0${i}:00`, `0${i}:30`,
+      { venue: venue.json.id, ...(i === 3 ? { categories: [category.json.id] } : {}) })));
+    const res = await list({ ...window(day, 1), venue: venue.json.id, categories: category.json.id });
+    expect(ids(res.json.events)).toEqual([evs[3]!.id]);
+    // The category's one relationship item and its record, not the venue's ten (each also read in full for search).
+    const itemsRead = Number(/items=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    expect(itemsRead).toBeLessThan(10);
+  });
+
   it('never lists hide_from_listings events, not even with include or for editors, but they are readable by id', async () => {
     const day = block(1);
     const [shown, hidden] = await createEvents([
