@@ -202,6 +202,10 @@ export function scenarioSpecs(t: ScenarioTargets): ScenarioSpec[] {
     get('5a', 5, `list, category on ${(t.category.share * 100).toFixed(2)}% of events`, `/events?categories=${t.category.id}`),
     get('5b', 5, `list, venue on ${(t.venue.share * 100).toFixed(2)}% of events`, `/events?venue=${t.venue.id}`),
     get('6', 6, 'list, one month', `/events?start_date=${t.month.start}&end_date=${t.month.end}`),
+    // Filters whose cost still grows with the calendar (no budget yet): measured to follow them.
+    get('11a', 11, 'list, featured=true (5% of events, read through the featured index)', '/events?featured=true'),
+    get('11b', 11, 'list, search for one word (workshop)', '/events?search=workshop'),
+    get('11c', 11, 'list, a category and featured=true', `/events?categories=${t.category.id}&featured=true`),
     get('7a', 7, 'venues, first page', '/venues'),
     get('7b', 7, 'organizers, first page', '/organizers'),
     get('7c', 7, 'categories, first page', '/categories'),
