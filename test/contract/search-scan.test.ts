@@ -1,0 +1,115 @@
+/**
+ * `search` against a straightforward scan (contract §9): on a seeded calendar of many words, two languages, accents,
+ * case, prefixes and Han/Kana text, every query's results and total equal what reading every event and matching its
+ * shown text word by word returns. The scan below is written from the contract's words, apart from the service's
+ * own matcher (lib/text/words.ts), so that a faster search path (an index) must agree with the plain reading.
+ */
+import { api } from '../support/api.js';
+import { createEvent, editor, type Json } from './helpers/list.js';
+
+// A year no other test file uses, so the window holds only this file's events.
+const YEAR = 2097;
+const WINDOW = { start_date: `${YEAR}-01-01`, end_date: `${YEAR}-12-31` };
+
+const VOCABULARY = ['Café', 'cafe', 'CAFÉ', 'Straße', 'strasse', 'naïve', 'Ελλάδα', 'Ёлка', '東京タワー', 'jazz', 'jazzy', 'Jazz-Night',
+  'workshop', 'work', 'Wörkshop', 'ﬁre', 'Ｆｕｌｌ', 'tower', 'Zürich', 'zurich'];
+
+/** The contract's reading of text into words, written independently of the service. */
+const LATIN_GREEK_CYRILLIC = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
+const EVERY_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
+const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+
+function fold(text: string): string {
+  const decomposed = [...text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFD')];
+  const kept: string[] = [];
+  for (const ch of decomposed) {
+    const isMark = /\p{M}/u.test(ch);
+    const base = [...kept].reverse().find((c) => !/\p{M}/u.test(c)) ?? '';
+    if (isMark && LATIN_GREEK_CYRILLIC.test(base)) continue;
+    kept.push(ch);
+  }
+  return kept.join('').normalize('NFC');
+}
+const wordsOf = (text: string): string[] => [...segmenter.segment(fold(text))].filter((s) => s.isWordLike).map((s) => s.segment);
+/** Every word and, in Han/Kana/Thai, every suffix starting at such a character. */
+function startsOfWords(text: string): string[] {
+  const out: string[] = [];
+  for (const w of wordsOf(text)) {
+    const chars = [...w];
+    chars.forEach((c, i) => { if (i === 0 || EVERY_CHARACTER.test(c)) out.push(chars.slice(i).join('')); });
+  }
+  return out;
+}
+const matches = (query: string, texts: string[]): boolean => {
+  const starts = texts.flatMap(startsOfWords);
+  return wordsOf(query).every((q) => starts.some((s) => s.startsWith(q)));
+};
+
+interface Seeded { id: number; en: { title: string; description: string }; de?: { title: string } }
+const seeded: Seeded[] = [];
+
+/** A deterministic pseudo-random pick, so failures reproduce. */
+let seed = 7;
+function random(): number { // mulberry32
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+
+beforeAll(async () => {
+  const token = await editor();
+  for (let i = 0; i < 36; i++) {
+    const en = { title: `${pick(VOCABULARY)} ${pick(VOCABULARY)} ${i}`, description: `<p>${pick(VOCABULARY)} <b>${pick(VOCABULARY)}</b></p>` };
+    const day = `${YEAR}-0${1 + (i % 9)}-1${i % 10}`;
+    const ev = await createEvent({ ...en, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00`, status: 'publish' }, token);
+    const record: Seeded = { id: ev.id as number, en };
+    if (i % 3 === 0) {
+      record.de = { title: `${pick(VOCABULARY)} deutsch ${i}` };
+      const res = await api(`/events/${ev.id}`, { method: 'POST', token, body: record.de, query: { translation_language: 'de' } });
+      expect(res.status).toBe(200);
+    }
+    seeded.push(record);
+  }
+}, 120_000);
+
+/** The text an event shows in a language (falling back to English, the language it was written in). */
+const shown = (e: Seeded, lang: 'en' | 'de'): string[] =>
+  [lang === 'de' && e.de ? e.de.title : e.en.title, e.en.description.replace(/<[^>]*>/g, '')];
+
+async function searchAll(query: string, lang: 'en' | 'de'): Promise<{ ids: number[]; total: number }> {
+  const ids: number[] = [];
+  let total = -1;
+  for (let page = 1; ; page++) {
+    const res = await api('/events', { query: { ...WINDOW, search: query, per_page: 50, page, translation_language: lang } });
+    if (res.status === 404 && page > 1) break;
+    expect(res.status).toBe(200);
+    total = res.json.total as number;
+    ids.push(...(res.json.events as Json[]).map((e) => e.id as number));
+    if (!res.json.next_rest_url) break;
+  }
+  return { ids, total };
+}
+
+const QUERIES = ['caf', 'café', 'CAFE', 'strass', 'straße', 'naive', 'ελλ', 'ЕЛК', '京', 'タワー', '東京', 'jazz', 'jaz work', 'night',
+  'work', 'shop', 'wörk', 'fire', 'full', 'zur', 'deutsch', 'tower café'];
+
+describe('search equals a scan of the same events (contract §9)', () => {
+  for (const lang of ['en', 'de'] as const) {
+    it(`in ${lang}: every query's results and total`, async () => {
+      const sizes: number[] = [];
+      for (const query of QUERIES) {
+        const expected = seeded.filter((e) => matches(query, shown(e, lang))).map((e) => e.id);
+        const got = await searchAll(query, lang);
+        expect({ query, ids: [...got.ids].sort((a, b) => a - b), total: got.total })
+          .toEqual({ query, ids: [...expected].sort((a, b) => a - b), total: expected.length });
+        sizes.push(expected.length);
+      }
+      // The seeded calendar makes the comparison meaningful: queries that match many, few and none.
+      expect(Math.max(...sizes)).toBeGreaterThan(5);
+      expect(sizes.filter((n) => n === 0).length).toBeGreaterThan(0);
+      expect(sizes.filter((n) => n > 0 && n < 5).length).toBeGreaterThan(0);
+    }, 60_000);
+  }
+});
