@@ -1,6 +1,6 @@
 /**
  * The DynamoDB document client, created once per cold start. Every call is metered (lib/store/scope.ts), bounded by
- * the request's deadline and by a per-attempt timeout, and its failures that mean "unavailable" (throttling after the
+ * the request's deadline, and its failures that mean "unavailable" (throttling after the
  * SDK's retries, 5xx, network errors, timeouts) become StoreUnavailable, flagged when a write's outcome is unknown.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -36,7 +36,8 @@ export function db(): DynamoDBDocumentClient {
   if (client) return client;
   const base = new DynamoDBClient({
     maxAttempts: 3,
-    // A call that hangs is retried after 2 s and abandoned at the request's deadline (deadlineSignal below).
+    // A call that hangs is abandoned at the request's deadline (deadlineSignal below). The SDK only logs a call slower
+    // than requestTimeout: a slow answer is still an answer, and only the deadline decides that there is none.
     requestHandler: { connectionTimeout: 1000, requestTimeout: 2000 },
   });
   const doc = DynamoDBDocumentClient.from(base, {
