@@ -57,17 +57,22 @@ export const BUNDLE = {
  * load them.
  */
 export const SIDE_BUNDLES = [
-  { pkg: 'chrono-node', entry: 'lib/time/chrono-entry.ts', outputFile: 'chrono.cjs' },
-  { pkg: '@aws-sdk/client-lambda', entry: 'lib/aws/lambda-entry.ts', outputFile: 'lambda.cjs' },
+  { pkg: 'chrono-node', entry: 'lib/time/lazy/chrono-node-entry.ts', outputFile: 'chrono.cjs' },
+  { pkg: '@aws-sdk/client-lambda', entry: 'lib/aws/lazy/client-lambda-entry.ts', outputFile: 'lambda.cjs' },
   { pkg: 'htmlparser2', entry: 'lib/text/lazy/htmlparser2-entry.ts', outputFile: 'htmlparser2.cjs' },
   { pkg: 'entities', entry: 'lib/text/lazy/entities-entry.ts', outputFile: 'entities.cjs' },
 ] as const;
 
 /**
- * The handler's own stand-ins for packages that are imported statically but load from a side bundle on first use
- * (ESM-only packages, which cannot be required where the code runs unbundled, e.g. under Jest).
+ * In the handler's bundle each of those packages is replaced by a stand-in that loads its side bundle on first use, so
+ * the code imports them as usual and runs unbundled (npm start, tests) with the packages themselves.
  */
-const LAZY_ALIAS = { htmlparser2: './lib/text/lazy/htmlparser2.ts', entities: './lib/text/lazy/entities.ts' } as const;
+const LAZY_ALIAS = {
+  'chrono-node': './lib/time/lazy/chrono-node.ts',
+  '@aws-sdk/client-lambda': './lib/aws/lazy/client-lambda.ts',
+  htmlparser2: './lib/text/lazy/htmlparser2.ts',
+  entities: './lib/text/lazy/entities.ts',
+} as const;
 const HANDLER_ALIAS = { ...BUNDLE.alias, ...LAZY_ALIAS };
 
 /** Where the handler finds each side bundle (lib/lazy-module.ts). */

@@ -1,7 +1,8 @@
 /**
- * Packages a function loads only when a request needs them (chrono-node for dates written as phrases, the Lambda
- * client for forwarding, htmlparser2 and entities for HTML): most cold starts never load them. In the Lambda bundles each is a file of its own next to
- * the handler, and the build names those files (infra/bundling.ts SIDE_BUNDLES); elsewhere the package itself loads.
+ * Packages a Lambda function loads only when a request needs them (chrono-node for dates written as phrases, the
+ * Lambda client for forwarding, htmlparser2 and entities for HTML): most cold starts never load them. Each is a file
+ * of its own next to the handler, named by the build (infra/bundling.ts SIDE_BUNDLES), and the stand-ins that replace
+ * the packages in the handler's bundle (the lazy/ folders of lib/time, lib/aws and lib/text) load it here.
  */
 import { createRequire } from 'node:module';
 

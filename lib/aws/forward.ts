@@ -5,18 +5,14 @@
  * spelling would be — as the local server answers it directly. The stack names the functions in
  * CALENDAR_FUNCTIONS (`{"events": "<function name>", …}`); without it (tests, sam local) nothing is forwarded.
  */
-import type { InvokeCommand as Invoke, LambdaClient as Client } from '@aws-sdk/client-lambda';
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResult } from '../http/response.js';
 import type { Group } from '../routes/types.js';
-import { lazyModule } from '../lazy-module.js';
-
-/** The Lambda client, loaded on the first forward (most requests reach their own function directly). */
-const lambda = () => lazyModule<{ InvokeCommand: typeof Invoke; LambdaClient: typeof Client }>('@aws-sdk/client-lambda');
 
 export type Forwarder = (group: Group, event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 
-let client: Client | null = null;
+let client: LambdaClient | null = null;
 
 export function lambdaForwarder(env: NodeJS.ProcessEnv = process.env): Forwarder | undefined {
   if (!env.CALENDAR_FUNCTIONS) return undefined;
@@ -24,7 +20,6 @@ export function lambdaForwarder(env: NodeJS.ProcessEnv = process.env): Forwarder
   return async (group, event) => {
     const name = names[group];
     if (!name) throw new Error(`no function is configured for the ${group} routes`);
-    const { InvokeCommand, LambdaClient } = lambda();
     client ??= new LambdaClient({});
     const out = await client.send(new InvokeCommand({ FunctionName: name, Payload: Buffer.from(JSON.stringify(event)) }));
     if (out.FunctionError) throw new Error(`the ${group} function failed: ${Buffer.from(out.Payload ?? []).toString('utf8').slice(0, 500)}`);

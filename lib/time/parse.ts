@@ -1,6 +1,6 @@
+import { casual } from 'chrono-node';
 import { ParamError } from '../model/errors.js';
 import { toWall, wallClockIn, ZonedTime, type Wall } from './format.js';
-import { phraseParser } from './phrases.js';
 import { fixedZone, zoneOf, type Zone } from './zones.js';
 
 const DATE_REASON = "must be a date such as 2025-03-01 20:00, a Unix timestamp or a phrase such as 'tomorrow 9am'";
@@ -42,7 +42,7 @@ function fromOffset(m: RegExpExecArray): Instant | undefined {
 function fromPhrase(text: string, zone: Zone, now: Date): Instant | undefined {
   const php = phpWeekday(text, zone, now);
   if (php !== null) return php;
-  const results = phraseParser().parse(text, { instant: now, timezone: zone.offset(now.getTime()) });
+  const results = casual.parse(text, { instant: now, timezone: zone.offset(now.getTime()) });
   const [r] = results;
   if (results.length !== 1 || !r || r.index !== 0 || r.text.length !== text.length || r.end) return undefined;
   const c = r.start;
@@ -86,7 +86,7 @@ function phpWeekday(text: string, zone: Zone, now: Date): Instant | undefined | 
   const date = day(offset);
   const rest = m[3]!.replace(/^at\s+/i, '').trim();
   if (rest === '') return wallClockIn(partsOf(date), zone);
-  const time = phraseParser().parse(rest, { instant: date, timezone: 0 });
+  const time = casual.parse(rest, { instant: date, timezone: 0 });
   const [r] = time;
   // Anything but a plain time after the weekday ("fri next week", "friday morning") is left to chrono as a whole.
   if (time.length !== 1 || !r || r.index !== 0 || r.text.length !== rest.length || r.end || !r.start.isCertain('hour')) return null;
