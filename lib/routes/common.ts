@@ -76,7 +76,8 @@ export const perPage = withDefault(param(
 
 /** Search words (contract §9): whole words and word prefixes; a query without a word is refused. */
 export const search = (fields: string) =>
-  param('search', 'query', `words to look for in ${fields}: every word must begin a word of one of them (case and accents ignored)`,
+  param('search', 'query', `words to look for in ${fields}: every word must begin a word of one of them `
+    + `(case and accents ignored); at most ${MAX_QUERY_WORDS} different words`,
     text(TEXT_LIMITS.other), (v) => {
       const s = parseString(v, TEXT_LIMITS.other);
       const words = queryWords(s).length;
