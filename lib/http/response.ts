@@ -20,13 +20,14 @@ const SLOT_JSON = JSON.stringify(SLOT);
 /** A body's JSON text, with its top-level JsonText values written once, not serialised again. */
 function bodyText(body: unknown): string {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return jsonText(body);
+  const values = Object.values(body);
+  if (!values.some((v) => v instanceof JsonText)) return jsonText(body);
   const texts: string[] = [];
   const shaped: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (value instanceof JsonText) texts.push(value.text);
     shaped[key] = value instanceof JsonText ? SLOT : value;
   }
-  if (texts.length === 0) return jsonText(body);
   const pieces = jsonText(shaped).split(SLOT_JSON);
   return pieces.map((piece, i) => (i < texts.length ? piece + texts[i] : piece)).join('');
 }

@@ -422,6 +422,19 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
       if (e.venue?.id) venueIds.add(e.venue.id);
     };
 
+    /** The caller's first page of /events: every event on it must be one they may see. */
+    const listAsUser = async (): Promise<void> => {
+      const a = await call('user GET /events', 'GET', '/events', { token, query: { per_page: 50 } });
+      for (const e of envelope(a, 'events', 50, `${role} /events`)) visible(e, '/events');
+    };
+    /** One known event by id, as this user (or anonymously): shown only if they may see it. */
+    const readSomeEvent = async (kind: 'anon GET /events/{id}' | 'user GET /events/{id}'): Promise<void> => {
+      const id = someEvent();
+      if (id === undefined) return;
+      const a = await call(kind, 'GET', `/events/${id}`, kind.startsWith('user') ? { token } : {});
+      if (a.status === 200) visible(a.json, `/events/${id}`);
+    };
+
     const actions: Record<Role, readonly (readonly [() => Promise<void>, number])[]> = {
       anonymous: [
         [async () => {
@@ -452,12 +465,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
             expectThat('term-counts', c.count > 0, () => `/categories?hide_empty=1 lists category ${c.id} with count ${c.count}`);
           }
         }, 10],
-        [async () => {
-          const id = someEvent();
-          if (id === undefined) return;
-          const a = await call('anon GET /events/{id}', 'GET', `/events/${id}`);
-          if (a.status === 200) visible(a.json, `/events/${id}`);
-        }, 25],
+        [() => readSomeEvent('anon GET /events/{id}'), 25],
         [async () => {
           const ids = [...stageVenues.keys(), ...venueIds];
           if (!ids.length) return;
@@ -467,16 +475,8 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
         }, 10],
       ],
       subscriber: [
-        [async () => {
-          const a = await call('user GET /events', 'GET', '/events', { token, query: { per_page: 50 } });
-          for (const e of envelope(a, 'events', 50, 'subscriber /events')) visible(e, '/events');
-        }, 40],
-        [async () => {
-          const id = someEvent();
-          if (id === undefined) return;
-          const a = await call('user GET /events/{id}', 'GET', `/events/${id}`, { token });
-          if (a.status === 200) visible(a.json, `/events/${id}`);
-        }, 40],
+        [listAsUser, 40],
+        [() => readSomeEvent('user GET /events/{id}'), 40],
         [async () => {
           await call('subscriber POST /events', 'POST', '/events', { token, body: eventBody() });
         }, 10],
@@ -492,10 +492,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
         const a = await call('POST /events', 'POST', '/events', { token, body: eventBody() });
         created(a, 'POST /events');
       }, 30],
-      [async () => {
-        const a = await call('user GET /events', 'GET', '/events', { token, query: { per_page: 50 } });
-        for (const e of envelope(a, 'events', 50, `${role} /events`)) visible(e, '/events');
-      }, 15],
+      [listAsUser, 15],
       [async () => {
         const a = await call('user GET /events?status=draft', 'GET', '/events', { token, query: { per_page: 50, status: 'draft' } });
         for (const e of envelope(a, 'events', 50, `${role} /events?status=draft`)) {
@@ -503,12 +500,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
           if (role !== 'editor') expectThat('visibility', e.author === myId(), () => `${role} /events?status=draft shows event ${e.id} of author ${e.author}`);
         }
       }, 10],
-      [async () => {
-        const id = someEvent();
-        if (id === undefined) return;
-        const a = await call('user GET /events/{id}', 'GET', `/events/${id}`, { token });
-        if (a.status === 200) visible(a.json, `/events/${id}`);
-      }, 8],
+      [() => readSomeEvent('user GET /events/{id}'), 8],
       [async () => {
         const live = own.filter((id) => ledger.get(id)?.status !== 'trash' && ledger.get(id)?.status !== 'deleted');
         if (!live.length) return;
@@ -629,10 +621,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
         const a = await call('DELETE /venues/{id}', 'DELETE', `/venues/${id}`, { token });
         if (a.status === 200) stageVenues.get(id)!.trashed = true;
       }, 5],
-      [async () => {
-        const a = await call('user GET /events', 'GET', '/events', { token, query: { per_page: 50 } });
-        for (const e of envelope(a, 'events', 50, 'editor /events')) visible(e, '/events');
-      }, 6],
+      [listAsUser, 6],
       [async () => {
         const a = await call('editor GET /events?status=trash', 'GET', '/events', { token, query: { per_page: 50, status: 'trash' } });
         for (const e of envelope(a, 'events', 50, 'editor /events?status=trash')) visible(e, '/events?status=trash', { status: 'trash' });

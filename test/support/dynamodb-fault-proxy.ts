@@ -45,7 +45,7 @@ export interface FaultRule {
 
 interface ActiveRule extends Required<Pick<FaultRule, 'target' | 'fault' | 'times'>> {
   left: number;
-  skip: number;
+  letThrough: number;
   armedBy: string | null;
   match: string | null;
 }
@@ -103,7 +103,7 @@ export class FaultProxy {
     if (!(rule.times > 0)) throw new Error(`a fault rule needs times > 0, not ${rule.times}`);
     this.rules.push({
       target: operationOf(rule.target), fault: rule.fault, times: rule.times, left: rule.times,
-      skip: typeof rule.after === 'number' ? rule.after : 0,
+      letThrough: typeof rule.after === 'number' ? rule.after : 0,
       armedBy: typeof rule.after === 'string' ? operationOf(rule.after) : null,
       match: rule.match ?? null,
     });
@@ -157,8 +157,8 @@ export class FaultProxy {
     for (const rule of this.rules) {
       if (rule.left <= 0 || (rule.target !== '*' && rule.target !== op) || rule.armedBy) continue;
       if (rule.match !== null && !body.includes(rule.match)) continue;
-      if (rule.skip > 0) {
-        rule.skip--;
+      if (rule.letThrough > 0) {
+        rule.letThrough--;
         continue;
       }
       rule.left--;
