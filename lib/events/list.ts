@@ -11,7 +11,8 @@ import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
-import { countRunningPast, countStarts, readEventsFrom } from '../store/event-counts.js';
+import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
+import { allEvents, featuredSource, linkSource, type EventSource } from '../store/event-sources.js';
 import { queryEventWindow, readMeta, type EventIndexEntry } from '../store/events.js';
 import { queryFeaturedEvents, queryLinkedEvents, type LinkKind } from '../store/links.js';
 import { linkCountOf } from '../store/refs.js';
@@ -20,7 +21,7 @@ import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
 import { matchesWords, queryWords } from '../text/words.js';
 import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
-import { within } from '../time/wall.js';
+import { within, type Bound } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
 import { isEvent, textOf, type EventItem } from './record.js';
 import { serializeEvent } from './serialize.js';
@@ -84,31 +85,57 @@ function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | nul
 }
 
 /**
- * A plain date-window list (no link, text, featured or author-dependent filter): the total comes from the day
- * and month count items (lib/store/event-counts.ts) and the page is read from the window's start only as far
- * as it reaches, so neither grows with the number of events in the window. Null when the list is not plain.
+ * The one source a list can be counted on (lib/store/event-sources.ts): no filter but the window and the status
+ * (every listed event), or exactly one record of one link filter, or `featured=true`. Null for any other list.
+ */
+function countedSource(p: EventListParams): EventSource | null {
+  if (p.search !== undefined || p.post_parent !== undefined || p.featured === false) return null;
+  const links = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
+    .filter(([, ids]) => ids !== undefined);
+  if (links.length + (p.featured === true ? 1 : 0) > 1) return null;
+  if (p.featured === true) return featuredSource;
+  if (links.length === 0) return allEvents;
+  const [kind, ids] = links[0]!;
+  return ids!.length === 1 ? linkSource(kind, ids![0]!) : null;
+}
+
+const OPEN_START: Bound = { utc: '0000-01-01 00:00:00', inclusive: true };
+/** The complement of a bound on the other side of the same instant ("ends after X" ↔ "does not end by X"). */
+const flip = (b: Bound): Bound => ({ utc: b.utc, inclusive: !b.inclusive });
+
+/**
+ * A counted list (one source, a caller whose visible set depends only on status, a start or ends-after bound): the
+ * total comes from the source's count items (lib/store/event-counts.ts) and the page is read from the window's start
+ * only as far as it reaches, so neither grows with the number of events in the window. Null when not countable.
+ *
+ * With "ends after A", the events starting from A on are counted like any window, and those that start before A but
+ * are still running at A come from runningPast, which reads only events that can be (they precede the others).
  */
 async function countedPage(ctx: RequestContext<EventListParams>, window: ListWindow, page: number, perPage: number):
   Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
   const statuses = countableStatuses(ctx.caller, p.status);
-  const filtered = [p.search, p.featured, p.post_parent, p.venue, p.organizer, p.categories, p.tags].some((v) => v !== undefined);
-  if (!statuses || filtered || !window.startMin || window.endMin) return null;
-  const lo = window.startMin;
+  const source = countedSource(p);
+  if (!statuses || !source || (!window.startMin && !window.endMin)) return null;
   // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
   const hi = (window.endMax ? stricter(window.startMax, window.endMax, 'startMax') : window.startMax)
     ?? { utc: '9999-12-31 23:59:59', inclusive: true };
+  const endMin = window.endMin;
+  const afterEndMin = endMin && (!window.startMin || endMin.utc >= window.startMin.utc);
+  const lo = afterEndMin ? (window.startMin ? stricter(window.startMin, endMin, 'startMin') : endMin) : window.startMin!;
   const meta = await readMeta();
-  const [starting, runningPast] = await Promise.all([
-    countStarts(lo, hi, statuses),
-    window.endMax ? countRunningPast(meta, window.endMax, lo, hi, statuses) : 0,
+  const endsBy = (e: EventIndexEntry) => within(e.endUtc, undefined, window.endMax);
+  const [starting, runningPastEnd, before] = await Promise.all([
+    countStarts(source, meta, lo, hi, statuses),
+    window.endMax ? runningPast(source, meta, window.endMax, lo, hi, statuses) : [],
+    afterEndMin ? runningPast(source, meta, flip(endMin), window.startMin ?? OPEN_START, flip(endMin), statuses) : [],
   ]);
-  const total = Math.max(0, starting - runningPast);
+  const earlier = before.filter(endsBy);
+  const total = earlier.length + Math.max(0, starting - runningPastEnd.length);
   if ((page - 1) * perPage >= total) return { total, slice: [], full: null };
-  const endMax = window.endMax;
-  const listed = await readEventsFrom(meta, lo, hi, page * perPage,
-    (e) => statuses.includes(e.status as PostStatus) && within(e.endUtc, undefined, endMax));
-  return { total, slice: listed.slice((page - 1) * perPage), full: null };
+  const listed = [...earlier, ...await readEventsFrom(source, meta, lo, hi, page * perPage - earlier.length,
+    (e) => statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e))];
+  return { total, slice: listed.slice((page - 1) * perPage, page * perPage), full: null };
 }
 
 export async function listEvents(ctx: RequestContext<EventListParams>): Promise<HttpResult> {

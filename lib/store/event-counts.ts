@@ -2,65 +2,87 @@
  * Aggregates that keep event list totals exact without reading every event of a long window
  * (lib/store/README.md "Event counts"). Both are written in the event's own transaction, from its list facts:
  *
- * - **count items** `PK = EVCOUNT`, `SK = D#<utc day>` and `M#<utc month>`: one number per status, the events
- *   (not hidden from listings) whose UTC start falls on that day / in that month.
+ * - **count items** `PK = C#<source>`, `SK = <utc month>` for every source an event is in (all listed events, each
+ *   record it links to, the featured events; lib/store/event-sources.ts): per status, the events (not hidden from
+ *   listings) whose UTC start falls in that month (`<status>`) and on each of its days (`<status>#<dd>`).
  * - **span items** `PK = SPAN#<t>`, `SK = <utc start>#<id>`: events longer than 2^SHORT_BUCKET hours, by tier
  *   t = ⌈b / 2⌉ of their duration bucket b = ⌈log2(hours)⌉ (at most 4^t hours long), so every event of tier t
  *   still running at an instant X started after X − 4^t hours: "events in the window that end after its end"
- *   reads only events that can.
+ *   reads only events that can. They carry the event's list facts, so each source picks its own.
  *
- * A window total is then: day and month counts for the whole days the window covers, exact index reads for
- * the partial days at its edges, minus the events that start inside but end after the window.
+ * A window total is then: the count items of the months the window covers (whole months by their totals, the
+ * edge months by their days), exact reads for the partial days at its edges, minus the events that start inside
+ * but end after the window.
  */
 import { UTCDateMini } from '@date-fns/utc/date/mini';
-import { addDays, addMonths } from 'date-fns';
+import { addDays } from 'date-fns';
 import { utcWallOf, within, type Bound } from '../time/wall.js';
-import { table } from './client.js';
+import { db, table } from './client.js';
 import { counterAdd } from './counters.js';
-import { durationBucket, fromUtcMs, queryEventWindow, toIndexEntry, toUtcMs, type EventIndexEntry, type EventsMeta } from './events.js';
-import { eventStartSortKey, eventYearPartition } from './keys.js';
+import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
+import type { EventSource } from './event-sources.js';
+import { durationBucket, fromUtcMs, toUtcMs, type EventsMeta } from './events.js';
+import { countKey, FEATURED_PARTITION, relPartition } from './keys.js';
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
-import { queryAll, queryUntil } from './records.js';
+import { queryAll } from './records.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 
-export const COUNT_PARTITION = 'EVCOUNT';
 /** Events up to 2^5 = 32 hours long are found near an instant by the byStart index alone. */
 export const SHORT_BUCKET = 5;
 
 /** Span tiers pair duration buckets, so a window end reads a few span partitions (each at most twice as far back). */
 export const spanTier = (bucket: number): number => Math.ceil(bucket / 2);
 export const spanPartition = (tier: number): string => `SPAN#${tier}`;
-const dayKey = (utc: string) => `D#${utc.slice(0, 10)}`;
-const monthKey = (utc: string) => `M#${utc.slice(0, 7)}`;
 
 const counted = (e: LinkFacts | null): e is LinkFacts => e !== null && !e.hidden;
 
-/** The count-item updates and span-item puts/deletes that take an event from `prev` to `next` (null: none). */
-export function eventCountItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
-  const deltas = new Map<string, Map<string, number>>();
-  const add = (e: LinkFacts | null, d: number) => {
-    if (!counted(e)) return;
-    for (const sk of [dayKey(e.startUtc), monthKey(e.startUtc)]) {
-      const byStatus = deltas.get(sk) ?? new Map<string, number>();
-      byStatus.set(e.status, (byStatus.get(e.status) ?? 0) + d);
-      deltas.set(sk, byStatus);
-    }
-  };
-  add(prev, -1);
-  add(next, 1);
-  const items: TransactItem[] = [];
-  for (const [sk, byStatus] of deltas) {
-    const moved = [...byStatus].filter(([, d]) => d !== 0);
-    if (moved.length) items.push(counterAdd({ PK: COUNT_PARTITION, SK: sk }, Object.fromEntries(moved)));
-  }
-  return [...items, ...spanItems(prev, next)];
+/** The sources (count partitions) a listed event is in: every event, its links, the featured events. */
+function sourcesOf(e: LinkFacts): string[] {
+  return [
+    'EVENTS',
+    ...(e.venue !== undefined ? [relPartition('venue', e.venue)] : []),
+    ...e.organizers.map((id) => relPartition('organizer', id)),
+    ...e.categories.map((id) => relPartition('category', id)),
+    ...e.tags.map((id) => relPartition('tag', id)),
+    ...(e.featured ? [FEATURED_PARTITION] : []),
+  ];
 }
 
-function spanOf(e: LinkFacts | null): { PK: string; SK: string; endUtc: string; status: string } | null {
+/**
+ * The count-item `ADD`s that move `deltas` (source → start → +1/−1) of one status each: one update per source and
+ * month, zero sums dropped. `prefix` names the attributes (words count per language).
+ */
+export function countUpdates(moves: { source: string; startUtc: string; status: string; delta: number; prefix?: string }[]): TransactItem[] {
+  const byItem = new Map<string, { source: string; month: string; deltas: Map<string, number> }>();
+  for (const m of moves) {
+    const month = m.startUtc.slice(0, 7);
+    const key = `${m.source}\u0000${month}`;
+    const entry = byItem.get(key) ?? { source: m.source, month, deltas: new Map<string, number>() };
+    byItem.set(key, entry);
+    const name = `${m.prefix ?? ''}${m.status}`;
+    for (const attr of [name, `${name}#${m.startUtc.slice(8, 10)}`]) entry.deltas.set(attr, (entry.deltas.get(attr) ?? 0) + m.delta);
+  }
+  return [...byItem.values()].flatMap(({ source, month, deltas }) => {
+    const moved = [...deltas].filter(([, d]) => d !== 0);
+    return moved.length ? [counterAdd(countKey(source, month), Object.fromEntries(moved))] : [];
+  });
+}
+
+/** The count-item updates and span-item puts/deletes that take an event from `prev` to `next` (null: none). */
+export function eventCountItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
+  const moves = [
+    ...(counted(prev) ? sourcesOf(prev).map((source) => ({ source, startUtc: prev.startUtc, status: prev.status, delta: -1 })) : []),
+    ...(counted(next) ? sourcesOf(next).map((source) => ({ source, startUtc: next.startUtc, status: next.status, delta: 1 })) : []),
+  ];
+  return [...countUpdates(moves), ...spanItems(prev, next)];
+}
+
+function spanOf(e: LinkFacts | null): ReturnType<typeof entryItem> | null {
   if (!counted(e)) return null;
   const bucket = durationBucket(e.startUtc, e.endUtc);
   if (bucket <= SHORT_BUCKET) return null;
-  return { PK: spanPartition(spanTier(bucket)), SK: eventStartSortKey(e.startUtc, e.id), endUtc: e.endUtc, status: e.status };
+  return entryItem(spanPartition(spanTier(bucket)), e);
 }
 
 function spanItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
@@ -69,104 +91,111 @@ function spanItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem
   const sameKey = before && after && before.PK === after.PK && before.SK === after.SK;
   const items: TransactItem[] = [];
   if (before && !sameKey) items.push({ Delete: { TableName: table(), Key: { PK: before.PK, SK: before.SK } } });
-  if (after && !(sameKey && before!.endUtc === after.endUtc && before!.status === after.status)) {
-    items.push({ Put: { TableName: table(), Item: { ...after, id: next!.id } } });
-  }
+  if (after && !(sameKey && JSON.stringify(before) === JSON.stringify(after))) items.push({ Put: { TableName: table(), Item: after } });
   return items;
 }
 
 // ------------------------------------------------------------------------------------------------ reading
 
-
-/** Calendar arithmetic on UTC days ("yyyy-mm-dd", or a wall starting with one) and months ("yyyy-mm"). */
+/** Calendar arithmetic on UTC days ("yyyy-mm-dd", or a wall starting with one). */
 const shiftDay = (day: string, n: number) => utcWallOf(addDays(new UTCDateMini(`${day.slice(0, 10)}T00:00:00Z`), n)).slice(0, 10);
-const shiftMonth = (month: string, n: number) => utcWallOf(addMonths(new UTCDateMini(`${month}-01T00:00:00Z`), n)).slice(0, 7);
 
-async function sumCounts(from: string, to: string, statuses: readonly string[]): Promise<number> {
-  if (from > to) return 0;
+/** Events of `source` counted on the whole UTC days `firstDay`…`lastDay`: one Query of its month items. */
+async function sumDays(source: EventSource, firstDay: string, lastDay: string, statuses: readonly string[]): Promise<number> {
   const items = await queryAll({
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': COUNT_PARTITION, ':from': from, ':to': to },
+    ExpressionAttributeValues: { ':pk': countKey(source.counts, '').PK, ':from': firstDay.slice(0, 7), ':to': lastDay.slice(0, 7) },
   });
-  return items.reduce((sum, item) => sum + statuses.reduce((s, st) => s + ((item[st] as number | undefined) ?? 0), 0), 0);
-}
-
-/** Events counted on the whole UTC days `firstDay`…`lastDay` ("yyyy-mm-dd"): month items where a month is whole. */
-function sumDays(firstDay: string, lastDay: string, statuses: readonly string[]): Promise<number>[] {
-  const firstMonth = firstDay.endsWith('-01') ? firstDay.slice(0, 7) : shiftMonth(firstDay.slice(0, 7), 1);
-  const lastMonth = shiftDay(lastDay, 1).endsWith('-01') ? lastDay.slice(0, 7) : shiftMonth(lastDay.slice(0, 7), -1);
-  if (firstMonth > lastMonth) return [sumCounts(`D#${firstDay}`, `D#${lastDay}`, statuses)];
-  return [
-    sumCounts(`D#${firstDay}`, `D#${shiftDay(`${firstMonth}-01`, -1)}`, statuses),
-    sumCounts(`M#${firstMonth}`, `M#${lastMonth}`, statuses),
-    sumCounts(`D#${shiftMonth(lastMonth, 1)}-01`, `D#${lastDay}`, statuses),
-  ];
-}
-
-async function countExactly(lo: Bound, hi: Bound, accept: (e: EventIndexEntry) => boolean): Promise<number> {
-  if (lo.utc > hi.utc || (lo.utc === hi.utc && !(lo.inclusive && hi.inclusive))) return 0;
-  const entries = await queryEventWindow({ startFrom: lo.utc, startTo: hi.utc });
-  return entries.filter((e) => within(e.startUtc, lo, hi) && accept(e)).length;
+  let sum = 0;
+  for (const item of items) {
+    const month = String(item.SK);
+    const whole = firstDay <= `${month}-01` && shiftDay(lastDay, 1).slice(0, 7) > month;
+    for (const status of statuses) {
+      const name = `${source.prefix}${status}`;
+      if (whole) {
+        sum += (item[name] as number | undefined) ?? 0;
+        continue;
+      }
+      for (const [attr, n] of Object.entries(item)) {
+        if (!attr.startsWith(`${name}#`)) continue;
+        const day = `${month}-${attr.slice(name.length + 1)}`;
+        if (day >= firstDay && day <= lastDay) sum += n as number;
+      }
+    }
+  }
+  return sum;
 }
 
 /**
- * The number of listed events (not hidden) with a status in `statuses` whose UTC start lies between `lo` and
- * `hi`: counts for whole days and months, exact reads for the partial days at either end.
+ * Entries of `source` from `lo` on (start order) that `accept` takes, until `need` are found or `hi` is passed;
+ * reads in pages sized to what is still needed, so page n of a list reads about n × per_page entries.
  */
-export async function countStarts(lo: Bound, hi: Bound, statuses: readonly string[]): Promise<number> {
+export async function readEventsFrom(source: EventSource, meta: EventsMeta, lo: Bound, hi: Bound, need: number,
+  accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]> {
+  const found: EventIndexEntry[] = [];
+  if (need <= 0 || lo.utc > hi.utc) return found;
+  for (const q of source.queries(meta, lo.utc, hi.utc)) {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await db().send(new QueryCommand({ ...q.input, TableName: table(), ExclusiveStartKey, Limit: q.limit(need - found.length) }));
+      for (const item of page.Items ?? []) {
+        for (const e of q.entries(item)) {
+          if (!within(e.startUtc, lo, hi) || !accept(e)) continue;
+          found.push(e);
+          if (found.length >= need) return found;
+        }
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+  return found;
+}
+
+async function countExactly(source: EventSource, meta: EventsMeta, lo: Bound, hi: Bound, accept: (e: EventIndexEntry) => boolean):
+  Promise<number> {
+  if (lo.utc > hi.utc || (lo.utc === hi.utc && !(lo.inclusive && hi.inclusive))) return 0;
+  return (await readEventsFrom(source, meta, lo, hi, Infinity, accept)).length;
+}
+
+/**
+ * The number of `source`'s listed events (not hidden) with a status in `statuses` whose UTC start lies between
+ * `lo` and `hi`: month items for the whole days, exact reads for the partial days at either end.
+ */
+export async function countStarts(source: EventSource, meta: EventsMeta, lo: Bound, hi: Bound, statuses: readonly string[]): Promise<number> {
   if (statuses.length === 0 || lo.utc > hi.utc) return 0;
-  const accept = (e: EventIndexEntry) => statuses.includes(e.status);
+  const accept = (e: EventIndexEntry) => statuses.includes(e.status) && !e.hidden;
   const firstDay = lo.inclusive && lo.utc.endsWith(' 00:00:00') ? lo.utc.slice(0, 10) : shiftDay(lo.utc, 1);
   const lastDay = hi.inclusive && hi.utc.endsWith(' 23:59:59') ? hi.utc.slice(0, 10) : shiftDay(hi.utc, -1);
-  if (firstDay > lastDay) return countExactly(lo, hi, accept);
+  if (firstDay > lastDay) return countExactly(source, meta, lo, hi, accept);
   const parts = await Promise.all([
-    countExactly(lo, { utc: `${firstDay} 00:00:00`, inclusive: false }, accept),
-    countExactly({ utc: `${lastDay} 23:59:59`, inclusive: false }, hi, accept),
-    ...sumDays(firstDay, lastDay, statuses),
+    countExactly(source, meta, lo, { utc: `${firstDay} 00:00:00`, inclusive: false }, accept),
+    countExactly(source, meta, { utc: `${lastDay} 23:59:59`, inclusive: false }, hi, accept),
+    sumDays(source, firstDay, lastDay, statuses),
   ]);
   return parts.reduce((a, b) => a + b, 0);
 }
 
 /**
- * The listed events with a status in `statuses`, starting between `lo` and `hi`, that end after `end`
- * (or at it, when `end` is exclusive): the short ones from the byStart index near `end`, the long ones from
- * their span partitions, each read only as far back as an event of that length can start.
+ * `source`'s listed events with a status in `statuses`, starting between `lo` and `hi`, that end after `end`
+ * (or at it, when `end` is exclusive): the short ones from the source near `end`, the long ones from the span
+ * partitions, each read only as far back as an event of that length can start.
  */
-export async function countRunningPast(meta: EventsMeta, end: Bound, lo: Bound, hi: Bound, statuses: readonly string[]):
-  Promise<number> {
-  if (statuses.length === 0) return 0;
+export async function runningPast(source: EventSource, meta: EventsMeta, end: Bound, lo: Bound, hi: Bound,
+  statuses: readonly string[]): Promise<EventIndexEntry[]> {
+  if (statuses.length === 0) return [];
   const endMs = toUtcMs(end.utc);
   const past = (endUtc: string) => (end.inclusive ? endUtc > end.utc : endUtc >= end.utc);
-  const keep = (startUtc: string, endUtc: string, status: string) => within(startUtc, lo, hi) && past(endUtc) && statuses.includes(status);
+  const keep = (e: EventIndexEntry) => within(e.startUtc, lo, hi) && past(e.endUtc) && statuses.includes(e.status) && !e.hidden;
   const tiers = [...new Set(meta.buckets.filter((b) => b > SHORT_BUCKET).map(spanTier))];
-  const shortFrom = fromUtcMs(endMs - 2 ** SHORT_BUCKET * 3_600_000);
+  const shortFrom = { utc: fromUtcMs(endMs - 2 ** SHORT_BUCKET * 3_600_000), inclusive: true };
   const [short, ...spans] = await Promise.all([
-    queryEventWindow({ startFrom: shortFrom, startTo: end.utc }),
+    readEventsFrom(source, meta, shortFrom, { utc: end.utc, inclusive: true }, Infinity,
+      (e) => durationBucket(e.startUtc, e.endUtc) <= SHORT_BUCKET && keep(e)),
     ...tiers.map((t) => queryAll({
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
       ExpressionAttributeValues: { ':pk': spanPartition(t), ':from': fromUtcMs(endMs - 4 ** t * 3_600_000), ':to': `${end.utc}#~` },
     })),
   ]);
-  return short.filter((e) => durationBucket(e.startUtc, e.endUtc) <= SHORT_BUCKET && keep(e.startUtc, e.endUtc, e.status)).length
-    + spans.flat().filter((s) => keep(String(s.SK).split('#')[0]!, s.endUtc as string, s.status as string)).length;
-}
-
-/**
- * Index entries from `lo` on (UTC start order) that `accept` takes, until `need` are found or `hi` is passed;
- * reads in pages sized to what is still needed, so page n of a list reads about n × per_page entries.
- */
-export async function readEventsFrom(meta: EventsMeta, lo: Bound, hi: Bound, need: number,
-  accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]> {
-  const found: EventIndexEntry[] = [];
-  if (need <= 0 || lo.utc > hi.utc) return found;
-  const years = meta.years.filter((y) => y >= Number(lo.utc.slice(0, 4)) && y <= Number(hi.utc.slice(0, 4)));
-  for (const year of years) {
-    await queryUntil({
-      IndexName: 'byStart',
-      KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': lo.utc, ':to': `${hi.utc}#~` },
-    }, need, toIndexEntry, (e) => within(e.startUtc, lo, hi) && accept(e), found);
-    if (found.length >= need) break;
-  }
-  return found;
+  const long = await source.holds(spans.flat().map(entryOfItem).filter(keep));
+  return [...short, ...long].sort(byStart);
 }

@@ -9,20 +9,8 @@ import { getItem, queryAll, type Item } from './records.js';
 import { perRequest } from './scope.js';
 import type { TransactItem } from './types.js';
 
-export interface EventIndexEntry {
-  id: number;
-  startUtc: string;
-  endUtc: string;
-  status: string;
-  author: number;
-  featured?: boolean;
-  venue?: number;
-  organizers?: number[];
-  categories?: number[];
-  tags?: number[];
-  /** Only relationship items carry hidden events; the byStart index never does. */
-  hidden?: boolean;
-}
+export type { EventIndexEntry } from './entries.js';
+import type { EventIndexEntry } from './entries.js';
 
 export interface EventsMeta {
   years: number[];

@@ -21,3 +21,10 @@ export const slugIndexKey = (kind: PostKind | Taxonomy, slug: string) => `${kind
 /** byStart index: yearly partitions of events by UTC start. */
 export const eventYearPartition = (year: number) => `EVENTS#${year}`;
 export const eventStartSortKey = (startUtc: string, id: number) => `${startUtc}#${pad(id)}`;
+
+/** Relationship partition of a record's events (lib/store/README.md "Links"). */
+export const relPartition = (kind: 'venue' | 'organizer' | 'category' | 'tag', id: number): string => `REL#${kind}#${id}`;
+/** The featured events, sorted by start like a relationship partition: `featured=true` lists read only these. */
+export const FEATURED_PARTITION = 'FEATURED';
+/** Count items of an event source (lib/store/event-counts.ts): one per UTC month of the start. */
+export const countKey = (source: string, month: string) => ({ PK: `C#${source}`, SK: month });

@@ -7,18 +7,20 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
-import { eventStartSortKey, postKey, termKey } from './keys.js';
+import { eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey } from './keys.js';
+import { byStart, entryItem, entryOfItem } from './entries.js';
 import type { EventIndexEntry } from './events.js';
 import { eventCountItems } from './event-counts.js';
 import { queryAll, type Item } from './records.js';
 import type { TransactItem } from './types.js';
 
-export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
+export type { LinkKind } from './event-sources.js';
+import type { LinkKind } from './event-sources.js';
 
 export type { LinkFacts } from './types.js';
 import type { LinkFacts } from './types.js';
 
-export const relPartition = (kind: LinkKind, id: number): string => `REL#${kind}#${id}`;
+export { relPartition, FEATURED_PARTITION };
 
 export function linkTargets(e: LinkFacts | null): { kind: LinkKind; id: number }[] {
   if (!e) return [];
@@ -42,24 +44,12 @@ export const counterAttribute = (kind: LinkKind): 'cnt' | 'linked' => (kind === 
 export const targetKey = (kind: LinkKind, id: number) => (kind === 'category' || kind === 'tag' ? termKey(id) : postKey(id));
 const targetId = (t: { kind: LinkKind; id: number }) => `${t.kind}#${t.id}`;
 
-/** The featured events, sorted by start like a relationship partition: `featured=true` lists read only these. */
-export const FEATURED_PARTITION = 'FEATURED';
 
 /** Whether an event is in the featured index: featured and listed (hidden events are in no list). */
 const inFeaturedIndex = (e: LinkFacts | null): e is LinkFacts => e !== null && e.featured && !e.hidden;
 
 function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
   return entryItem(relPartition(kind, target), e);
-}
-
-/** An index item of an event under `pk`, sorted by start, with the facts lists filter on. */
-function entryItem(pk: string, e: LinkFacts): Item {
-  return {
-    PK: pk,
-    SK: eventStartSortKey(e.startUtc, e.id),
-    id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
-    venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
-  };
 }
 
 /**
@@ -125,7 +115,7 @@ export async function queryLinkedEvents(kind: LinkKind, ids: number[], range: { 
   const parts = await Promise.all(ids.map((id) => queryRel(kind, id, range.startFrom ?? '0000', `${range.startTo ?? '9999'}#~`)));
   const byId = new Map<number, EventIndexEntry>();
   for (const e of parts.flat()) byId.set(e.id, e);
-  return [...byId.values()].sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
+  return [...byId.values()].sort(byStart);
 }
 
 /** Featured, listed events with UTC start in [startFrom, startTo], ordered by start then id. */
@@ -140,15 +130,8 @@ async function queryPartition(pk: string, from: string, to: string): Promise<Eve
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
   });
-  return items.map(relEntry);
+  return items.map(entryOfItem);
 }
-
-const relEntry = (item: Item): EventIndexEntry => ({
-  id: item.id as number, startUtc: String(item.SK).split('#')[0]!, endUtc: item.endUtc as string,
-  status: item.status as string, author: item.author as number, featured: item.featured as boolean,
-  venue: item.venue as number | undefined, organizers: item.organizers as number[], categories: item.categories as number[],
-  tags: item.tags as number[], hidden: item.hidden === true,
-});
 
 /** Does the target have at least one listed event starting at or after `fromUtc` that `visible` accepts? */
 export async function hasLinkedEventFrom(kind: LinkKind, id: number, fromUtc: string, visible: (e: EventIndexEntry) => boolean):
@@ -162,7 +145,7 @@ export async function hasLinkedEventFrom(kind: LinkKind, id: number, fromUtc: st
       ExclusiveStartKey,
       Limit: 50,
     }));
-    if ((page.Items ?? []).some((item) => visible(relEntry(item)))) return true;
+    if ((page.Items ?? []).some((item) => visible(entryOfItem(item)))) return true;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return false;

@@ -1,10 +1,11 @@
 /**
- * GET /events totals and pages for plain date windows, which are answered from the day/month count items and
- * span items (lib/store/event-counts.ts) rather than by reading every event of the window.
+ * GET /events totals and pages for plain date windows, which are answered from the count items and span items of
+ * one source (lib/store/event-counts.ts, lib/store/event-sources.ts) rather than by reading every event of the window.
  *
- * Each window is checked two ways: against the totals expected from the events this file created, and against
- * the same window with `search` (which takes the path that reads and filters every event), so the two paths
- * must agree. This file alone uses the years 2200–2299, so no other file's events fall into its windows.
+ * Every event here is featured, at one venue and in one category, so each window is checked several ways: against
+ * the totals expected from the events this file created; through each counted source (every event, the venue, the
+ * category, the featured events); and through lists that read and filter every candidate (two categories, one of
+ * them empty; a category with featured=true), so the paths must agree. This file alone uses the years 2200–2299, so no other file's events fall into its windows.
  */
 import { api, tokenFor } from '../support/api.js';
 import { editor, list, uniqueWord, type Json } from './helpers/list.js';
@@ -36,11 +37,13 @@ const SPECS: Spec[] = [
 const ids = new Map<string, number>();
 const specOf = new Map<number, Spec>();
 let token: string;
+const links: { category: number; empty: number; venue: number } = { category: 0, empty: 0, venue: 0 };
 
 async function create(spec: Spec): Promise<void> {
   const res = await api('/events', {
     method: 'POST', token,
     body: { title: `Counted ${spec.key} ${word}`, start_date: spec.start, end_date: spec.end, status: spec.status ?? 'publish',
+      categories: [links.category], venue: links.venue, featured: true,
       ...(spec.hidden ? { hide_from_listings: true } : {}) },
   });
   if (res.status !== 201) throw new Error(`create ${spec.key}: ${res.status} ${res.text}`);
@@ -64,19 +67,31 @@ async function everyPage(query: Record<string, FormValue>, auth?: string): Promi
   return { total, keys };
 }
 
-/** The window's list with and without `search` (the path that reads every event) must be the same. */
+/** The window's list through every counted source and through the paths that read every candidate must be the same. */
 async function expectWindow(query: Record<string, FormValue>, expected: string[], auth?: string): Promise<void> {
   const counted = await everyPage(query, auth);
   expect(counted.keys).toEqual(expected);
   expect(counted.total).toBe(expected.length);
-  const read = await everyPage({ ...query, search: word }, auth);
-  expect(read).toEqual(counted);
+  for (const variant of [
+    { categories: links.category }, { venue: links.venue }, { featured: 'true' },
+    { categories: `${links.category},${links.empty}` }, { categories: links.category, featured: 'true' }, { search: word },
+  ]) {
+    expect({ variant, ...await everyPage({ ...query, ...variant }, auth) }).toEqual({ variant, ...counted });
+  }
 }
 
 const window = { start_date: `${Y}-01-20`, end_date: `${Y}-03-10` };
 
 beforeAll(async () => {
   token = await editor();
+  const make = async (path: string, body: Json) => {
+    const res = await api(path, { method: 'POST', token, body });
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.json.id as number;
+  };
+  links.category = await make('/categories', { name: `Counted ${word}` });
+  links.empty = await make('/categories', { name: `Counted empty ${word}` });
+  links.venue = await make('/venues', { venue: `Counted hall ${word}` });
   for (const spec of SPECS) await create(spec);
   const trashed = { key: 'j', start: d('02-21', '10:00:00'), end: d('02-21', '11:00:00') };
   await create(trashed);
@@ -122,6 +137,18 @@ describe('GET /events totals from counts — window shapes', () => {
 
   it('a start bound with starts_before and no end bound', async () => {
     await expectWindow({ start_date: `${Y}-01-20`, starts_before: `${Y}-02-15` }, ['a', 'b', 'd']);
+  });
+
+  it('ends_after without a start bound: events still running after it, from before it too', async () => {
+    await expectWindow({ ends_after: `${Y}-02-15`, end_date: `${Y}-03-10` }, ['d', 'f']);
+    await expectWindow({ ends_after: `${Y}-02-15`, end_date: `${Y}-03-10` }, ['d', 'i', 'p', 'f'], token);
+  });
+
+  it('ends_after with an earlier start bound (strict instants): the long events that started before it come first', async () => {
+    await expectWindow({ start_date: `${Y}-01-01T00:00:00Z`, ends_after: `${Y}-03-10T12:00:00Z`, end_date: `${Y}-12-31T00:00:00Z`,
+      strict_dates: true }, ['e', 'k', 'g', 'f', 'm']);
+    await expectWindow({ start_date: `${Y}-03-10T00:00:00Z`, ends_after: `${Y}-03-10T12:00:00Z`, end_date: `${Y}-12-31T00:00:00Z`,
+      strict_dates: true, per_page: 1 }, ['g', 'f', 'm']);
   });
 
   it('a page past the last is 404, the last page is not', async () => {

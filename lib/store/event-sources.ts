@@ -1,0 +1,89 @@
+/**
+ * Where a list of events can be read from, in start order, and counted (lib/store/README.md "Event counts"): every
+ * listed event (the byStart index, one partition per UTC year), the events of one venue, organizer, category or tag
+ * (its relationship partition), the featured events, and the events holding a search word (lib/store/words.ts).
+ */
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
+import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
+import { eventYearPartition, FEATURED_PARTITION, relPartition } from './keys.js';
+import { queryAll, type Item } from './records.js';
+
+export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
+
+/** One Query of a source: items in start order, each holding one entry or (word buckets) several. */
+export interface SourceQuery {
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>;
+  entries: (item: Item) => EventIndexEntry[];
+  /** How many items to ask for when `need` more entries are wanted. */
+  limit: (need: number) => number;
+}
+
+export interface EventSource {
+  /** Names its count items: `PK = C#<counts>`. */
+  counts: string;
+  /** Prefix of its count attributes ('' or, for words, '<language>:'). */
+  prefix: string;
+  /** The Queries, in start order, of its entries whose UTC start lies in [from, to]. */
+  queries(meta: EventsMeta, from: string, to: string): SourceQuery[];
+  /** Which of these entries (long events read from the span partitions) the source holds. */
+  holds(entries: EventIndexEntry[]): Promise<EventIndexEntry[]>;
+  /** Whether its entries carry every list fact (links, featured), so filters can be checked on them. */
+  factual: boolean;
+}
+
+const perEntry = (need: number): number => Math.min(1000, Math.ceil(need * 1.25) + 5);
+
+/** Every listed event: the byStart index, one partition per UTC year that has events. */
+export const allEvents: EventSource = {
+  counts: 'EVENTS',
+  prefix: '',
+  factual: true,
+  queries: (meta, from, to) => meta.years
+    .filter((y) => y >= Number(from.slice(0, 4)) && y <= Number(to.slice(0, 4)))
+    .map((year) => ({
+      input: {
+        IndexName: 'byStart',
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': from, ':to': `${to}#~` },
+      },
+      entries: (item) => [toIndexEntry(item)],
+      limit: perEntry,
+    })),
+  holds: async (entries) => entries,
+};
+
+/** The events of one partition of entry items (relationship items, featured entries). */
+function entryPartition(pk: string, holds: (e: EventIndexEntry) => boolean): EventSource {
+  return {
+    counts: pk,
+    prefix: '',
+    factual: true,
+    queries: (_meta, from, to) => [{
+      input: { KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to', ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': `${to}#~` } },
+      entries: (item) => [entryOfItem(item)],
+      limit: perEntry,
+    }],
+    holds: async (entries) => entries.filter(holds),
+  };
+}
+
+const ids = (v: number[] | number | undefined): number[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+
+/** The events linked to one venue, organizer, category or tag. */
+export const linkSource = (kind: LinkKind, id: number): EventSource => entryPartition(relPartition(kind, id), (e) => ids(
+  kind === 'venue' ? e.venue : kind === 'organizer' ? e.organizers : kind === 'category' ? e.categories : e.tags,
+).includes(id));
+
+/** The featured events (listed ones only: hidden events have no entries). */
+export const featuredSource: EventSource = entryPartition(FEATURED_PARTITION, (e) => e.featured === true);
+
+/** Every entry of a source with start in [from, to] (sort-key strings, either side open), in start order. */
+export async function readSource(source: EventSource, range: { startFrom?: string; startTo?: string }): Promise<EventIndexEntry[]> {
+  const meta = await readMeta();
+  const from = range.startFrom ?? '0000';
+  const to = range.startTo ?? '9999';
+  if (from > to) return [];
+  const parts = await Promise.all(source.queries(meta, from, to).map(async (q) => (await queryAll(q.input)).flatMap(q.entries)));
+  return parts.flat().sort(byStart);
+}
