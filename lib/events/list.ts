@@ -12,14 +12,16 @@ import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagina
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
-import { allEvents, featuredSource, linkSource, type EventSource } from '../store/event-sources.js';
-import { queryEventWindow, readMeta, type EventIndexEntry } from '../store/events.js';
-import { queryFeaturedEvents, queryLinkedEvents, type LinkKind } from '../store/links.js';
+import { allEvents, featuredSource, linkSource, readSource, type EventSource } from '../store/event-sources.js';
+import { byStart } from '../store/entries.js';
+import { unindexedEvents, wordSource } from '../store/words.js';
+import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry } from '../store/events.js';
+import type { LinkKind } from '../store/links.js';
 import { linkCountOf } from '../store/refs.js';
 import { postKey } from '../store/keys.js';
 import { batchGet } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
-import { matchesWords, queryWords } from '../text/words.js';
+import { matchesWords, queryWords, termOf } from '../text/words.js';
 import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
 import { within, type Bound } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
@@ -86,13 +88,21 @@ function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | nul
 
 /**
  * The one source a list can be counted on (lib/store/event-sources.ts): no filter but the window and the status
- * (every listed event), or exactly one record of one link filter, or `featured=true`. Null for any other list.
+ * (every listed event), or exactly one record of one link filter, or `featured=true`, or a search for one word
+ * (lib/store/words.ts). Null for any other list.
  */
-function countedSource(p: EventListParams): EventSource | null {
-  if (p.search !== undefined || p.post_parent !== undefined || p.featured === false) return null;
+function countedSource(ctx: RequestContext<EventListParams>): EventSource | null {
+  const p = ctx.params;
+  if (p.post_parent !== undefined || p.featured === false) return null;
   const links = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
     .filter(([, ids]) => ids !== undefined);
-  if (links.length + (p.featured === true ? 1 : 0) > 1) return null;
+  if (links.length + (p.featured === true ? 1 : 0) + (p.search !== undefined ? 1 : 0) > 1) return null;
+  if (p.search !== undefined) {
+    // One word whose index term is the word itself, and no password that would make hidden text searchable.
+    const words = queryWords(p.search);
+    const term = words.length === 1 ? termOf(words[0]!) : null;
+    return term?.exact && p.password === undefined ? wordSource(term.term, ctx.lang) : null;
+  }
   if (p.featured === true) return featuredSource;
   if (links.length === 0) return allEvents;
   const [kind, ids] = links[0]!;
@@ -115,7 +125,7 @@ async function countedPage(ctx: RequestContext<EventListParams>, window: ListWin
   Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
   const statuses = countableStatuses(ctx.caller, p.status);
-  const source = countedSource(p);
+  const source = countedSource(ctx);
   if (!statuses || !source || (!window.startMin && !window.endMin)) return null;
   // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
   const hi = (window.endMax ? stricter(window.startMax, window.endMax, 'startMax') : window.startMax)
@@ -131,11 +141,17 @@ async function countedPage(ctx: RequestContext<EventListParams>, window: ListWin
     afterEndMin ? runningPast(source, meta, flip(endMin), window.startMin ?? OPEN_START, flip(endMin), statuses) : [],
   ]);
   const earlier = before.filter(endsBy);
-  const total = earlier.length + Math.max(0, starting - runningPastEnd.length);
+  // A search also finds the events too large for the word index, from their records.
+  const words = p.search !== undefined ? queryWords(p.search) : null;
+  const inWindow = (e: EventIndexEntry) => statuses.includes(e.status as PostStatus) && !e.hidden
+    && within(e.startUtc, window.startMin, hi) && within(e.endUtc, window.endMin, window.endMax);
+  const extra = words ? (await unindexedMatches(ctx, { startFrom: afterEndMin ? undefined : lo.utc, startTo: hi.utc }, inWindow, words))
+    .map(entryOf) : [];
+  const total = earlier.length + extra.length + Math.max(0, starting - runningPastEnd.length);
   if ((page - 1) * perPage >= total) return { total, slice: [], full: null };
   const listed = [...earlier, ...await readEventsFrom(source, meta, lo, hi, page * perPage - earlier.length,
     (e) => statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e))];
-  return { total, slice: listed.slice((page - 1) * perPage, page * perPage), full: null };
+  return { total, slice: [...listed, ...extra].sort(byStart).slice((page - 1) * perPage, page * perPage), full: null };
 }
 
 export async function listEvents(ctx: RequestContext<EventListParams>): Promise<HttpResult> {
@@ -159,7 +175,8 @@ export async function listEvents(ctx: RequestContext<EventListParams>): Promise<
   // The index is eventually consistent and records change between the index read and this one: a record that no
   // longer passes the list's own tests (deleted, trashed, unpublished, hidden, moved…) is left out rather than shown
   // to a reader who may not see it (contract §4).
-  const items = fetched.filter((item) => accept(entryOf(item)));
+  const searched = p.search !== undefined ? queryWords(p.search) : null;
+  const items = fetched.filter((item) => accept(entryOf(item)) && (!searched || matchesSearch(item, ctx, searched)));
   const embeds = await loadEmbeds(items, ctx);
   const events = serializePage(items, (item) => {
     return serializeEvent(item, ctx, embeds, { blank: Boolean(item.pw) && !unlocked(ctx, item) });
@@ -179,45 +196,91 @@ export async function listEvents(ctx: RequestContext<EventListParams>): Promise<
   }, listHeaders(total, totalPages, links));
 }
 
+/** Every status: counting a source with these measures how many candidates reading it would give. */
+const EVERY_STATUS = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
+
+/** The start range a list reads: its start bounds, and for "ends after" the earliest start of a still running event. */
+async function startRange(window: ListWindow): Promise<{ startFrom?: string; startTo?: string }> {
+  let startFrom = window.startMin?.utc;
+  if (window.endMin) {
+    const meta = await readMeta();
+    const bound = fromUtcMs(toUtcMs(window.endMin.utc) - meta.maxDurationHours * 3_600_000);
+    if (startFrom === undefined || bound > startFrom) startFrom = bound;
+  }
+  return { startFrom, startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0] };
+}
+
+/** The sources a search reads candidates from: each query word's term (the password-holder's also finds hidden text). */
+const searchSources = (ctx: RequestContext<EventListParams>, words: string[]): EventSource[] =>
+  words.map((w) => wordSource(termOf(w).term, ctx.lang, typeof ctx.params.password === 'string'));
+
+/** Of several candidate sources, the one with the fewest events in the range (from the count items). */
+async function rarest(sources: EventSource[], range: { startFrom?: string; startTo?: string }): Promise<EventSource> {
+  if (sources.length === 1) return sources[0]!;
+  const meta = await readMeta();
+  const lo: Bound = { utc: range.startFrom ?? OPEN_START.utc, inclusive: true };
+  const hi: Bound = { utc: range.startTo ?? '9999-12-31 23:59:59', inclusive: true };
+  const counts = await Promise.all(sources.map((src) => countStarts(src, meta, lo, hi, EVERY_STATUS)));
+  return sources[counts.indexOf(Math.min(...counts))]!;
+}
+
 /**
- * Any other list: every index entry of the window (or the relationship items of the most selective link
- * filter) is read, filtered and counted; records read for `include` or `search` are kept for the page.
+ * Events too large for the word index that match the search in the window: every search reads them (few calendars
+ * have any), from their records.
+ */
+async function unindexedMatches(ctx: RequestContext<EventListParams>, range: { startFrom?: string; startTo?: string },
+  accept: (e: EventIndexEntry) => boolean, words: string[]): Promise<EventItem[]> {
+  const entries = (await unindexedEvents(range.startFrom ?? '0000', range.startTo ?? '9999')).filter(accept);
+  if (entries.length === 0) return [];
+  const items = (await batchGet(entries.map((e) => postKey(e.id)))).filter(isEvent);
+  return items.filter((item) => accept(entryOf(item)) && matchesSearch(item, ctx, words));
+}
+
+/**
+ * Any other list: the candidates of its most selective filter (the relationship items of a link filter, the featured
+ * entries, the rarest search word's entries, or the window itself) are read, filtered and counted; with a search or
+ * filters the candidates do not carry, their records are read too and kept for the page.
  */
 async function filteredList(ctx: RequestContext<EventListParams>, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean):
   Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
   const p = ctx.params;
   const page = p.page;
   const perPage = p.per_page;
+  const words = p.search !== undefined ? queryWords(p.search) : null;
   let entries: EventIndexEntry[];
-  let full: Map<number, EventItem> | null = null;
+  const full = new Map<number, EventItem>();
+  const keep = (items: EventItem[]) => { for (const i of items) full.set(i.id, i); return items; };
   if (!window) {
     // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
-    const items = (await batchGet(p.include!.map(postKey))).filter(isEvent);
-    full = new Map(items.map((i) => [i.id, i]));
-    entries = items.map(entryOf).sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
+    entries = keep((await batchGet(p.include!.map(postKey))).filter(isEvent)).map(entryOf).sort(byStart);
   } else {
-    const range = {
-      startFrom: window.startMin?.utc,
-      startTo: [window.startMax?.utc, window.endMax?.utc].filter((x): x is string => !!x).sort()[0],
-    };
+    const range = await startRange(window);
     const link = await linkFilter(p);
-    // A link filter reads that record's relationship items in the window, featured=true the featured index, instead
-    // of every event in it.
-    entries = link ? await queryLinkedEvents(link.kind, link.ids, range)
-      : p.featured === true ? await queryFeaturedEvents(range)
-        : await queryEventWindow({ ...range, endFrom: window.endMin?.utc });
+    const linkSources = link ? link.ids.map((id) => linkSource(link.kind, id)) : p.featured === true ? [featuredSource] : [];
+    const wordSources = words ? searchSources(ctx, words) : [];
+    const candidates = wordSources.length === 0 ? null : await rarest(
+      linkSources.length === 1 ? [...wordSources, linkSources[0]!] : wordSources, range);
+    const reads = candidates && !(linkSources.length === 1 && candidates === linkSources[0]) ? [candidates]
+      : linkSources.length ? linkSources : [allEvents];
+    const parts = await Promise.all(reads.map((src) => readSource(src, range)));
+    entries = [...new Map(parts.flat().map((e) => [e.id, e])).values()].sort(byStart);
+    if (!reads.every((src) => src.factual)) {
+      // Word entries do not carry links or featured: the records decide.
+      entries = keep((await batchGet(entries.map((e) => postKey(e.id)))).filter(isEvent)).map(entryOf);
+    }
+    if (words) {
+      const extra = keep(await unindexedMatches(ctx, range, accept, words));
+      if (extra.length) entries = [...new Map([...entries, ...extra.map(entryOf)].map((e) => [e.id, e])).values()].sort(byStart);
+    }
   }
   entries = entries.filter(accept);
 
-  if (p.search !== undefined) {
-    const words = queryWords(p.search);
-    if (!full) {
-      const items = (await batchGet(entries.map((e) => postKey(e.id)))).filter(isEvent);
-      full = new Map(items.map((i) => [i.id, i]));
-    }
-    entries = entries.filter((e) => full!.has(e.id) && matchesSearch(full!.get(e.id)!, ctx, words));
+  if (words) {
+    keep((await batchGet(entries.filter((e) => !full.has(e.id)).map((e) => postKey(e.id)))).filter(isEvent));
+    entries = entries.filter((e) => full.has(e.id) && matchesSearch(full.get(e.id)!, ctx, words));
   }
-  return { total: entries.length, slice: entries.slice((page - 1) * perPage, page * perPage), full };
+  const slice = entries.slice((page - 1) * perPage, page * perPage);
+  return { total: entries.length, slice, full: slice.every((e) => full.has(e.id)) ? full : null };
 }
 
 /** The value a client sent for a parameter, as sent (contract §9): lists comma-joined, never re-serialised. */

@@ -11,6 +11,7 @@ import { json, type HttpResult } from '../http/response.js';
 import { IdPool } from '../store/ids.js';
 import { ReadSet } from '../store/reads.js';
 import { createRecord, deleteRecord, rewriteRecord, trashed, trashTransition, withSlug } from '../store/kit.js';
+import { foldCounters } from '../store/counters.js';
 import { getPost } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
 import { retryConflicts } from '../store/retry.js';
@@ -20,6 +21,7 @@ import { findBySlug } from '../store/slugs.js';
 import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
 import { eventJsonLd, serializeEvent } from './serialize.js';
 import { loadEmbeds } from './embed.js';
+import { planWords } from './words.js';
 import { nowUtcWall } from '../time/format.js';
 
 const notFound = (ref: string): ApiError =>
@@ -69,9 +71,11 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
     const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
     const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
-    const meta = eventsMetaUpdate(stored.startUtc, stored.endUtc);
-    await createRecord('event', stored, [...meta, ...links.transactItems(null, stored)]);
+    const extras = [...eventsMetaUpdate(stored.startUtc, stored.endUtc), ...links.transactItems(null, stored)];
+    const words = await planWords(null, stored, roomLeft(extras));
+    await createRecord('event', words.record(stored), [...extras, ...words.items]);
     eventsMetaStored(stored.startUtc, stored.endUtc);
+    await words.after();
     const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
     return recordJson(201, body, stored.v, { Location: `${ctx.apiUrl}/events/${stored.id}` });
   });
@@ -85,6 +89,9 @@ async function loadForWrite(ctx: RequestContext<RecordRefParams>): Promise<Event
   return item;
 }
 
+/** Actions a transaction can still take besides `extras` and the record's own (record, old and new slug guard). */
+const roomLeft = (extras: TransactItem[]): number => 100 - foldCounters(extras).length - 3;
+
 const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !== undefined });
 
 export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promise<HttpResult> {
@@ -97,10 +104,13 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
     const moved = trashTransition(existing, written.item, written.slugBase);
     const item = moved?.record ?? written.item;
     const base = moved?.slugBase ?? written.slugBase;
-    const stored = base === undefined ? item : withSlug('event', item, await plan.reads.freeSlug('event', base, item.id, attempt));
-    await rewriteRecord('event', existing, stored, [...eventsMetaUpdate(item.startUtc, item.endUtc),
-      ...written.links.transactItems(existing, stored)]);
+    const slugged = base === undefined ? item : withSlug('event', item, await plan.reads.freeSlug('event', base, item.id, attempt));
+    const extras = [...eventsMetaUpdate(item.startUtc, item.endUtc), ...written.links.transactItems(existing, slugged)];
+    const words = await planWords(existing, slugged, roomLeft(extras));
+    const stored = words.record(slugged);
+    await rewriteRecord('event', existing, stored, [...extras, ...words.items]);
     eventsMetaStored(item.startUtc, item.endUtc);
+    await words.after();
     const links = written.links;
     return recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v);
   }, ifMatch(ctx));
@@ -119,11 +129,18 @@ export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promi
     if (!force && existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const embeds = await loadEmbeds([existing], ctx);
     if (force) {
-      await deleteRecord('event', existing, linkTransactItems(eventFacts(existing), null));
+      const extras = linkTransactItems(eventFacts(existing), null);
+      const words = await planWords(existing, null, roomLeft(extras));
+      await deleteRecord('event', existing, [...extras, ...words.items]);
+      await words.after();
       return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
     }
-    const stored = await trashed('event', existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
-    await rewriteRecord('event', existing, stored, linkTransactItems(eventFacts(existing), eventFacts(stored)));
+    const moved = await trashed('event', existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
+    const extras = linkTransactItems(eventFacts(existing), eventFacts(moved));
+    const words = await planWords(existing, moved, roomLeft(extras));
+    const stored = words.record(moved);
+    await rewriteRecord('event', existing, stored, [...extras, ...words.items]);
+    await words.after();
     return recordJson(200, serializeEvent(stored, ctx, embeds), stored.v);
   }, ifMatch(ctx));
 }

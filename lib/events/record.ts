@@ -39,6 +39,9 @@ export type EventItem = PostRecord<'event', EventText> & {
   tags: number[];
   /** scrypt hash of the read password. */
   pw?: string;
+  /** The search index was changed in this version's transaction, by these rules, leaving its manifest at `wmv` (lib/events/words.ts). */
+  ws?: number;
+  wmv?: number;
   GSI1PK?: string;
   GSI1SK?: string;
   GSI2PK?: string;

@@ -63,3 +63,37 @@ function hasPrefix(sorted: readonly string[], q: string): boolean {
   }
   return lo < sorted.length && sorted[lo]!.startsWith(q);
 }
+
+/**
+ * The search index holds every prefix of every word up to this many code points (lib/store/words.ts); a longer
+ * query word is looked up by its first PREFIX_LIMIT code points and checked on the records.
+ */
+export const PREFIX_LIMIT = 10;
+/** In Han, Kana and Thai text every character starts a word: prefixes from each of them, up to this length. */
+export const SCRIPT_PREFIX_LIMIT = 4;
+
+/** The index term that finds a query word, and whether it finds exactly that word's matches. */
+export function termOf(q: string): { term: string; exact: boolean } {
+  const chars = [...q];
+  const limit = startsWithEveryCharacterScript(q) ? SCRIPT_PREFIX_LIMIT : PREFIX_LIMIT;
+  return { term: chars.slice(0, limit).join(''), exact: chars.length <= limit };
+}
+
+/**
+ * The index terms of texts: the prefixes (up to the limits above) of their words and, in Han, Kana and Thai words,
+ * of the word from each such character on. A query word matches the texts (matchesWords) exactly when its term is
+ * among these and, for a longer word, the texts say so.
+ */
+export function indexTerms(texts: readonly string[], into: Set<string> = new Set()): Set<string> {
+  for (const word of new Set(texts.flatMap(queryWords))) {
+    const chars = [...word];
+    for (let start = 0; start < chars.length; start++) {
+      const scripted = EVERY_CHARACTER.test(chars[start]!);
+      if (start > 0 && !scripted) continue;
+      const limit = Math.min(chars.length - start, scripted ? SCRIPT_PREFIX_LIMIT : PREFIX_LIMIT);
+      let prefix = '';
+      for (let n = 0; n < limit; n++) into.add(prefix += chars[start + n]!);
+    }
+  }
+  return into;
+}

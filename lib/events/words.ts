@@ -1,0 +1,108 @@
+/**
+ * What the search index holds for an event (lib/store/words.ts): the index terms of its text as shown in each
+ * language (contract §8 fallbacks applied), each with the languages that show it. A password-protected event shows
+ * only its title to searchers who did not send the password: the rest of its text is indexed as hidden.
+ */
+import { LANGUAGES } from '../model/language.js';
+import type { Item } from '../store/records.js';
+import type { TransactItem } from '../store/types.js';
+import { EMPTY_MANIFEST, inlineWordItems, MAX_TERMS, readManifest, repairWords, syncWords, wordMarker, wordValue, type Manifest,
+  type WordTarget } from '../store/words.js';
+import { htmlToText } from '../text/sanitize.js';
+import { indexTerms } from '../text/words.js';
+import { eventFacts, isEvent, textOf, type EventItem } from './record.js';
+
+const NOTHING: WordTarget = { terms: new Map(), facts: null, tooLarge: false };
+
+export function wordTarget(record: Item | null): WordTarget {
+  if (!isEvent(record) || record.hidden) return NOTHING;
+  const shown = new Map<string, string>();
+  const hidden = new Map<string, string>();
+  // Languages without a translation show the same text: their terms are computed once.
+  const cache = new Map<string, { visible: Set<string>; rest: Set<string> }>();
+  LANGUAGES.forEach((lang, i) => {
+    const title = textOf(record, lang, 'title');
+    const rest = [textOf(record, lang, 'excerpt'), textOf(record, lang, 'description')];
+    const key = JSON.stringify([title, rest]);
+    let terms = cache.get(key);
+    if (!terms) {
+      const restText = rest.map(htmlToText);
+      const visible = indexTerms(record.pw ? [title] : [title, ...restText]);
+      terms = { visible, rest: record.pw ? indexTerms(restText) : new Set() };
+      cache.set(key, terms);
+    }
+    for (const t of terms.visible) shown.set(t, (shown.get(t) ?? '') + i);
+    for (const t of terms.rest) if (!terms.visible.has(t)) hidden.set(t, (hidden.get(t) ?? '') + i);
+  });
+  const all = new Set([...shown.keys(), ...hidden.keys()]);
+  if (all.size > MAX_TERMS) return { terms: new Map(), facts: eventFacts(record), tooLarge: true };
+  return {
+    terms: new Map([...all].map((t) => [t, wordValue(record, shown.get(t) ?? '', hidden.get(t) ?? '')])),
+    facts: eventFacts(record),
+    tooLarge: false,
+  };
+}
+
+/** Whether a write from `prev` to `next` can change what the index holds for the event. */
+export function wordsMayChange(prev: EventItem | null, next: EventItem | null): boolean {
+  const key = (e: EventItem | null) => e && JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.hidden, e.startUtc, e.endUtc, e.status, e.author]);
+  return key(prev) !== key(next);
+}
+
+/** Bumped whenever indexTerms or wordTarget change what an event's terms are: records written before read their manifest. */
+export const WORD_RULES = 1;
+
+/** How an event write keeps the index: items for its transaction, the record's fields, and the work after it. */
+export interface WordPlan {
+  items: TransactItem[];
+  record<T extends EventItem | null>(r: T): T;
+  after(): Promise<void>;
+}
+
+const unchanged: WordPlan = { items: [], record: (r) => r, after: async () => {} };
+
+/**
+ * Plans the index change of a write from `prev` to `next` (null: create / permanent delete). When it fits in the
+ * `room` the rest of the transaction leaves, it joins the transaction and the record notes the manifest version it
+ * left (`ws`, `wmv`), so the next write knows what the index holds without reading the manifest. Otherwise the
+ * transaction carries the event's marker and the index is brought up to date after it (syncWords).
+ */
+export async function planWords(prev: EventItem | null, next: EventItem | null, room: number): Promise<WordPlan> {
+  if (!wordsMayChange(prev, next)) return unchanged;
+  const id = (next ?? prev)!.id;
+  const goal = next ? wordTarget(next) : null;
+  const manifest: Manifest = prev === null ? EMPTY_MANIFEST
+    : prev.ws === WORD_RULES ? { ...EMPTY_MANIFEST, exists: (prev.wmv ?? 0) > 0, mv: prev.wmv ?? 0, t: wordTarget(prev).terms }
+      : await readManifest(id);
+  const inline = goal?.tooLarge ? null : inlineWordItems(id, manifest, goal ? goal.terms : null, room);
+  if (inline) {
+    return {
+      items: inline.items,
+      record: (r) => (r ? { ...r, ws: WORD_RULES, wmv: inline.mv } : r),
+      after: async () => {},
+    };
+  }
+  return {
+    items: [wordMarker(id, next?.v ?? prev!.v + 1, new Date().toISOString())],
+    record: (r) => {
+      if (!r) return r;
+      const { ws: _ws, wmv: _wmv, ...rest } = r;
+      return rest as typeof r;
+    },
+    after: () => indexWords(id),
+  };
+}
+
+/**
+ * After the write has committed: brings the event's index up to date, then finishes one or two writes whose
+ * requests ended before theirs. A failure here does not fail the write: its marker stays, and a later write finishes it.
+ */
+async function indexWords(id: number): Promise<void> {
+  try {
+    await syncWords(id, wordTarget);
+    await repairWords(wordTarget);
+  } catch (e) {
+    console.error(JSON.stringify({ level: 'warn', message: 'search index not brought up to date; a later write finishes it',
+      id, error: String((e as Error)?.stack ?? e) }));
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * The word index of events (lib/store/README.md "Search"): for every index term (a word prefix, lib/text/words.ts)
+ * one bucket item per UTC day of the events' starts, and count items per month like every list source
+ * (lib/store/event-counts.ts), so a search page reads about its matches and its total a few count items.
+ *
+ * - **bucket** `PK = W#<term>`, `SK = <utc day>`: one attribute `e<id>` per event of that day holding the term,
+ *   `<utc start>|<utc end>|<status>|<author>|<languages>|<languages, hidden text only>` (languages as indexes into
+ *   LANGUAGES; "hidden text" is the description and excerpt of a password-protected event, which only a caller
+ *   who sent its password may search).
+ * - **count items** `PK = C#W#<term>`, `SK = <utc month>`: `<language>:<status>` and `<language>:<status>#<dd>`.
+ * - **manifest** `PK = POST#<id>`, `SK = WORDS`: what the index holds for the event (`t`: term → value as in the
+ *   bucket; `x`: its entry in the unindexed partition), and `mv`, its version.
+ * - **unindexed** `PK = WX`, `SK = <utc start>#<id>`: events with more than MAX_TERMS terms, which searches read and
+ *   check one by one (few calendars have any).
+ * - **marker** `PK = WSYNC`, `SK = <id>`: put by the event's own transaction when its terms may change, deleted once
+ *   the index has caught up.
+ *
+ * The index is brought up to date after the event's transaction, by the same request (syncWords), in transactions of
+ * a few dozen terms, each conditioned on the manifest's version and updating it: exactly once, resumable, and safe
+ * against concurrent syncs of the same event. A request that dies in between leaves the marker, and the next write
+ * request (or the local server at start) finishes the work (repairWords).
+ */
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { LANGUAGES, type Language } from '../model/language.js';
+import { db, table } from './client.js';
+import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
+import { countUpdates } from './event-counts.js';
+import type { EventSource } from './event-sources.js';
+import { pad, postKey } from './keys.js';
+import { batchGet, getItem, queryAll, type Item } from './records.js';
+import { transact } from './kit.js';
+import { timeLeft } from './scope.js';
+import type { LinkFacts, TransactItem } from './types.js';
+
+/** Events with more distinct terms than this are not indexed term by term (their writes would be too large). */
+export const MAX_TERMS = 2_000;
+/** Terms per transaction: each moves at most two buckets and two count items, next to the manifest's update. */
+const CHUNK = 24;
+
+export const wordPartition = (term: string): string => `W#${term}`;
+const manifestKey = (id: number) => ({ PK: postKey(id).PK, SK: 'WORDS' });
+const markerKey = (id: number) => ({ PK: 'WSYNC', SK: pad(id) });
+export const UNINDEXED_PARTITION = 'WX';
+
+/**
+ * What the index should hold for an event: its terms with their bucket values and its list facts (null: not listed,
+ * nothing indexed); `tooLarge` puts it in the unindexed partition instead.
+ */
+export type WordTarget = { terms: Map<string, string>; facts: LinkFacts | null; tooLarge: boolean };
+
+/** A bucket value: the event's list facts and the languages whose shown text (or hidden text) holds the term. */
+export const wordValue = (e: { startUtc: string; endUtc: string; status: string; author: number }, langs: string, hidden: string): string =>
+  `${e.startUtc}|${e.endUtc}|${e.status}|${e.author}|${langs}|${hidden}`;
+
+const langIndex = (lang: Language): string => String(LANGUAGES.indexOf(lang));
+
+interface Parsed { startUtc: string; endUtc: string; status: string; author: number; langs: string; hidden: string }
+function parse(value: string): Parsed {
+  const [startUtc, endUtc, status, author, langs, hidden] = value.split('|');
+  return { startUtc: startUtc!, endUtc: endUtc!, status: status!, author: Number(author), langs: langs!, hidden: hidden ?? '' };
+}
+
+/** The transaction items of one term's move from `before` to `after` (bucket values; undefined = absent). */
+function termItems(id: number, term: string, before: string | undefined, after: string | undefined): TransactItem[] {
+  const pk = wordPartition(term);
+  const attr = { '#e': `e${id}` };
+  const items: TransactItem[] = [];
+  const old = before === undefined ? null : parse(before);
+  const next = after === undefined ? null : parse(after);
+  if (old && (!next || old.startUtc.slice(0, 10) !== next.startUtc.slice(0, 10))) {
+    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: old.startUtc.slice(0, 10) }, UpdateExpression: 'REMOVE #e',
+      ExpressionAttributeNames: attr } });
+  }
+  if (next) {
+    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: next.startUtc.slice(0, 10) }, UpdateExpression: 'SET #e = :v',
+      ExpressionAttributeNames: attr, ExpressionAttributeValues: { ':v': after } } });
+  }
+  const moves = [
+    ...(old ? [...old.langs].map((l) => ({ source: pk, startUtc: old.startUtc, status: old.status, delta: -1, prefix: `${LANGUAGES[Number(l)]}:` })) : []),
+    ...(next ? [...next.langs].map((l) => ({ source: pk, startUtc: next.startUtc, status: next.status, delta: 1, prefix: `${LANGUAGES[Number(l)]}:` })) : []),
+  ];
+  return [...items, ...countUpdates(moves)];
+}
+
+/** The marker that the event's own transaction puts when its index may change. */
+export const wordMarker = (id: number, v: number, now: string): TransactItem =>
+  ({ Put: { TableName: table(), Item: { ...markerKey(id), v, at: now } } });
+
+/**
+ * What the index holds for an event, as its manifest says. `o`: a bucket of one of its terms was full (over 6,000
+ * events of a day sharing the term), so the event is kept in the unindexed partition.
+ */
+export interface Manifest { exists: boolean; mv: number; t: Map<string, string>; x: string | null; o: boolean }
+
+/** The manifest of an event that has none. */
+export const EMPTY_MANIFEST: Manifest = { exists: false, mv: 0, t: new Map(), x: null, o: false };
+
+export async function readManifest(id: number): Promise<Manifest> {
+  const item = await getItem(manifestKey(id), true);
+  return {
+    exists: item !== null,
+    mv: (item?.mv as number | undefined) ?? 0,
+    t: new Map(Object.entries((item?.t as Record<string, string> | undefined) ?? {})),
+    x: (item?.x as string | undefined) ?? null,
+    o: item?.o === true,
+  };
+}
+
+/**
+ * Brings the index of event `id` to what `target` makes of its record (read consistently), then deletes its marker.
+ * Each transaction carries up to CHUNK terms and the manifest's update at its read version; a conflict with another
+ * sync of the same event reads both again and goes on from there. Returns false when the request ran out of time.
+ */
+export async function syncWords(id: number, target: (record: Item | null) => WordTarget): Promise<boolean> {
+  for (let round = 0; round < 20; round++) {
+    const [record, m] = await Promise.all([getItem(postKey(id), true), readManifest(id)]);
+    const goal = target(record);
+    const unindexed = goal.facts && (goal.tooLarge || m.o) ? goal.facts : null;
+    const want = { terms: unindexed ? new Map<string, string>() : goal.terms };
+    const unindexedValue = unindexed ? JSON.stringify(entryItem(UNINDEXED_PARTITION, unindexed)) : null;
+    let conflict = false;
+    for (;;) {
+      const changed = changedTerms(m, want.terms);
+      const last = changed.length <= CHUNK;
+      const chunk = changed.slice(0, CHUNK);
+      const wx = last && m.x !== unindexedValue;
+      if (chunk.length === 0 && !wx) {
+        if (m.exists && m.t.size === 0 && m.x === null) await transact([manifestDelete(id, m.mv)]);
+        await transact([{ Delete: { TableName: table(), Key: markerKey(id), ConditionExpression: 'attribute_not_exists(v) OR v <= :v',
+          ExpressionAttributeValues: { ':v': (record?.v as number | undefined) ?? Number.MAX_SAFE_INTEGER } } }]);
+        return true;
+      }
+      if (timeLeft() < 1_000) return false;
+      const items = termsItems(id, m, chunk, want.terms);
+      if (wx) {
+        if (m.x) items.push({ Delete: { TableName: table(), Key: keyOf(JSON.parse(m.x) as Item) } });
+        if (unindexedValue) items.push({ Put: { TableName: table(), Item: JSON.parse(unindexedValue) as Item } });
+      }
+      const nextT = new Map(m.t);
+      for (const term of chunk) {
+        const v = want.terms.get(term);
+        if (v === undefined) nextT.delete(term);
+        else nextT.set(term, v);
+      }
+      const nextX = wx ? unindexedValue : m.x;
+      items.unshift(manifestWrite(id, m, chunk, want.terms, nextX));
+      const reasons = await transact(items).catch((e: Error) => {
+        if (e.name === 'ValidationException' && /size/i.test(e.message)) return ['ValidationError'];
+        throw e;
+      });
+      if (reasons?.includes('ValidationError') && !m.o) {
+        await markOverflow(id);
+        conflict = true;
+        break;
+      }
+      if (reasons) {
+        conflict = true;
+        break;
+      }
+      Object.assign(m, { exists: true, mv: m.mv + 1, t: nextT, x: nextX });
+    }
+    if (!conflict) break;
+  }
+  return false;
+}
+
+/** Marks an event whose terms no longer fit a day's bucket: from now on it is in the unindexed partition. */
+async function markOverflow(id: number): Promise<void> {
+  await db().send(new UpdateCommand({ TableName: table(), Key: manifestKey(id),
+    UpdateExpression: 'SET o = :o, mv = if_not_exists(mv, :z), t = if_not_exists(t, :t)',
+    ExpressionAttributeValues: { ':o': true, ':z': 0, ':t': {} } }));
+}
+
+/** The bucket and count changes that move `terms` from what the manifest holds to `want`. */
+export const termsItems = (id: number, m: Manifest, terms: string[], want: Map<string, string>): TransactItem[] =>
+  terms.flatMap((term) => termItems(id, term, m.t.get(term), want.get(term)));
+
+/** The terms whose bucket value differs between the manifest and `want`. */
+export const changedTerms = (m: Manifest, want: Map<string, string>): string[] =>
+  [...new Set([...m.t.keys(), ...want.keys()])].filter((term) => m.t.get(term) !== want.get(term));
+
+/**
+ * The whole change of an event's index as items of its own transaction (null when they do not fit in `room`, or the
+ * event is not indexed term by term): the terms' buckets and counts and the manifest at its read version.
+ */
+export function inlineWordItems(id: number, m: Manifest, want: Map<string, string> | null, room: number): { items: TransactItem[]; mv: number } | null {
+  if (m.o || m.x !== null) return null;
+  const terms = changedTerms(m, want ?? new Map());
+  if (terms.length === 0) return { items: [], mv: m.mv };
+  const items = termsItems(id, m, terms, want ?? new Map());
+  items.push(want === null && m.exists ? manifestDelete(id, m.mv) : manifestWrite(id, m, terms, want ?? new Map(), null));
+  return items.length <= room ? { items, mv: m.mv + 1 } : null;
+}
+
+const keyOf = (item: Item) => ({ PK: item.PK as string, SK: item.SK as string });
+
+function manifestDelete(id: number, mv: number): TransactItem {
+  return { Delete: { TableName: table(), Key: manifestKey(id), ConditionExpression: 'mv = :mv', ExpressionAttributeValues: { ':mv': mv } } };
+}
+
+/** The manifest's update for a chunk: a Put when it does not exist yet, else an Update at its read version. */
+function manifestWrite(id: number, m: Manifest, chunk: string[], want: Map<string, string>, x: string | null): TransactItem {
+  if (!m.exists) {
+    const t = Object.fromEntries(chunk.filter((term) => want.has(term)).map((term) => [term, want.get(term)!]));
+    return { Put: { TableName: table(), Item: { ...manifestKey(id), mv: 1, t, ...(x ? { x } : {}) },
+      ConditionExpression: 'attribute_not_exists(PK)' } };
+  }
+  const names: Record<string, string> = { '#t': 't' };
+  const values: Record<string, unknown> = { ':mv': m.mv, ':next': m.mv + 1 };
+  const sets = ['mv = :next'];
+  const removes: string[] = [];
+  chunk.forEach((term, i) => {
+    names[`#k${i}`] = term;
+    if (want.has(term)) {
+      sets.push(`#t.#k${i} = :k${i}`);
+      values[`:k${i}`] = want.get(term);
+    } else removes.push(`#t.#k${i}`);
+  });
+  if (x !== m.x) {
+    if (x) {
+      sets.push('x = :x');
+      values[':x'] = x;
+    } else removes.push('x');
+  }
+  return { Update: { TableName: table(), Key: manifestKey(id),
+    UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+    ConditionExpression: 'mv = :mv', ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
+}
+
+/**
+ * Finishes the index work of writes that did not (their request ended first): at most `limit` markers older than a
+ * minute. Run after every event write and by the local server at start.
+ */
+export async function repairWords(target: (record: Item | null) => WordTarget, limit = 2, now = Date.now()): Promise<number> {
+  const out = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': 'WSYNC' }, Limit: limit * 5 }));
+  const stale = (out.Items ?? []).filter((m) => Date.parse(String(m.at)) < now - 60_000).slice(0, limit);
+  for (const m of stale) await syncWords(Number(m.SK), target);
+  return stale.length;
+}
+
+// ------------------------------------------------------------------------------------------------ reading
+
+/** The entries of a bucket for a language, in start order; hidden-text entries only when `hidden` allows. */
+function bucketEntries(item: Item, lang: string, hidden: boolean): EventIndexEntry[] {
+  const out: (EventIndexEntry & { hiddenOnly?: boolean })[] = [];
+  for (const [attr, value] of Object.entries(item)) {
+    if (!attr.startsWith('e') || typeof value !== 'string') continue;
+    const p = parse(value);
+    const shown = p.langs.includes(lang);
+    if (!shown && !(hidden && p.hidden.includes(lang))) continue;
+    out.push({ id: Number(attr.slice(1)), startUtc: p.startUtc, endUtc: p.endUtc, status: p.status, author: p.author });
+  }
+  return out.sort(byStart);
+}
+
+/**
+ * The events holding an index term in a language's shown text (with `hidden`, also in the hidden text of
+ * password-protected events: those entries are not counted, so such a list is read, not counted).
+ */
+export function wordSource(term: string, lang: Language, hidden = false): EventSource {
+  const pk = wordPartition(term);
+  const l = langIndex(lang);
+  return {
+    counts: pk,
+    prefix: `${lang}:`,
+    factual: false,
+    queries: (_meta, from, to) => [{
+      input: { KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': pk, ':from': from.slice(0, 10), ':to': to.slice(0, 10) } },
+      entries: (item) => bucketEntries(item, l, hidden),
+      limit: (need) => Math.min(100, Math.max(2, Math.ceil(need / 4))),
+    }],
+    // Long events found in the span partitions: in this source when their start day's bucket holds them.
+    holds: async (entries) => {
+      const buckets = await batchGet([...new Set(entries.map((e) => e.startUtc.slice(0, 10)))].map((day) => ({ PK: pk, SK: day })));
+      const held = new Set(buckets.flatMap((b) => bucketEntries(b, l, hidden).map((e) => e.id)));
+      return entries.filter((e) => held.has(e.id));
+    },
+  };
+}
+
+/** Events too large to index term by term, with start in [from, to]: every search checks them on their records. */
+export async function unindexedEvents(from: string, to: string): Promise<EventIndexEntry[]> {
+  const items = await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': UNINDEXED_PARTITION, ':from': from, ':to': `${to}#~` } });
+  return items.map(entryOfItem);
+}
