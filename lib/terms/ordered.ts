@@ -57,26 +57,27 @@ export async function countTerms(taxonomy: Taxonomy, hideEmpty: boolean,
   return { total, filled: null, tree: null };
 }
 
-/** A term in the request language's name order. */
+/** A term in the request language's name order; `entry` is read later for a name-order item. */
 interface Placed {
   sk: string;
-  entry: TermEntry;
+  id: number;
+  entry?: TermEntry;
 }
 
 /** Reads one ordered source in pages sized to what the list still needs. */
 class Cursor {
-  private buffer: Placed[] = [];
+  readonly buffer: Placed[] = [];
   private start: Record<string, unknown> | undefined;
   private done = false;
 
-  constructor(private readonly input: QueryInput, private readonly place: (items: Item[]) => Promise<Placed[]>) {}
+  constructor(private readonly input: QueryInput, private readonly place: (items: Item[]) => Placed[]) {}
 
   async peek(want: number): Promise<Placed | undefined> {
     while (this.buffer.length === 0 && !this.done) {
       const page = await db().send(new QueryCommand({
         ...this.input, TableName: table(), ExclusiveStartKey: this.start, Limit: Math.min(1000, Math.ceil(want * 1.25) + 5),
       }));
-      this.buffer.push(...(await this.place(page.Items ?? [])));
+      this.buffer.push(...this.place(page.Items ?? []));
       this.start = page.LastEvaluatedKey;
       this.done = !this.start;
     }
@@ -91,34 +92,40 @@ class Cursor {
 /**
  * The ids of terms number `skip + 1` … `skip + take` of the taxonomy in name order (`desc`: reversed) in `lang`,
  * among those `keep` accepts. Reads about `skip + take` index entries, plus the name-order items of `lang` in that
- * stretch (each of which also reads its term).
+ * stretch, each of which also reads its term (in one BatchGetItem per stretch).
  */
 export async function pageInNameOrder(taxonomy: Taxonomy, lang: Language, desc: boolean, skip: number, take: number,
   keep: (e: TermEntry) => boolean): Promise<number[]> {
   const forward = !desc;
+  const before = (a: string, b: string): boolean => (forward ? compareUtf8(a, b) <= 0 : compareUtf8(a, b) >= 0);
   const main = new Cursor({
     IndexName: 'byStart',
     KeyConditionExpression: 'GSI2PK = :pk',
     ExpressionAttributeValues: { ':pk': termsPartition(taxonomy) },
     ScanIndexForward: forward,
-  }, async (items) => items.flatMap((item) => {
+  }, (items) => items.flatMap((item) => {
     const entry = toEntry(item);
     const sk = nameSortKey(indexName(entry.nm, lang), entry.id);
     // An entry placed by another language's name is listed through this language's name-order item.
-    return sk === item.GSI2SK ? [{ sk, entry }] : [];
+    return sk === item.GSI2SK ? [{ sk, id: entry.id, entry }] : [];
   }));
   const moved = new Cursor({
     KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': nameOrderPartition(taxonomy, lang) },
     ScanIndexForward: forward,
-  }, async (items) => {
-    const terms = new Map((await batchGet(items.map((i) => termKey(Number(i.id)))))
+  }, (items) => items.map((i) => ({ sk: String(i.SK), id: Number(i.id) })));
+
+  /** Reads the terms of the buffered name-order items up to `limit` (those the merge takes before the next entry). */
+  const resolve = async (limit: string | undefined): Promise<void> => {
+    const due = moved.buffer.filter((p, i) => p.entry === undefined && (i === 0 || limit === undefined || before(p.sk, limit))).slice(0, 100);
+    const terms = new Map((await batchGet(due.map((p) => termKey(p.id))))
       .filter((t) => isTerm(t, taxonomy)).map((t) => [Number(t.id), toEntry(t)]));
-    return items.flatMap((i) => {
-      const entry = terms.get(Number(i.id));
-      return entry && nameSortKey(indexName(entry.nm, lang), entry.id) === i.SK ? [{ sk: String(i.SK), entry }] : [];
-    });
-  });
+    for (const p of due) {
+      const entry = terms.get(p.id);
+      // A term renamed since its item was read shows up where its name now puts it (or not at all until then).
+      p.entry = entry && nameSortKey(indexName(entry.nm, lang), entry.id) === p.sk ? entry : { id: p.id, slug: '', nm: {}, parent: 0, cnt: -1 };
+    }
+  };
 
   const out: number[] = [];
   const seen = new Set<number>();
@@ -127,12 +134,14 @@ export async function pageInNameOrder(taxonomy: Taxonomy, lang: Language, desc: 
     const want = skip + take - passed;
     const [a, b] = await Promise.all([main.peek(want), moved.peek(want)]);
     if (!a && !b) break;
-    const useA = !b || (a !== undefined && (forward ? compareUtf8(a.sk, b.sk) <= 0 : compareUtf8(a.sk, b.sk) >= 0));
+    const useA = !b || (a !== undefined && before(a.sk, b.sk));
     const next = useA ? a! : b!;
+    if (!useA && next.entry === undefined) await resolve(a?.sk);
     (useA ? main : moved).shift();
-    if (seen.has(next.entry.id) || !keep(next.entry)) continue;
-    seen.add(next.entry.id);
-    if (passed++ >= skip) out.push(next.entry.id);
+    const entry = next.entry!;
+    if (entry.cnt < 0 || seen.has(entry.id) || !keep(entry)) continue;
+    seen.add(entry.id);
+    if (passed++ >= skip) out.push(entry.id);
   }
   return out;
 }
