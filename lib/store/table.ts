@@ -8,6 +8,8 @@ export interface IndexDefinition {
   name: string;
   partitionKey: string;
   sortKey: string;
+  /** The sort key's type when it is not a string. */
+  sortKeyType?: 'N';
   /** ALL, KEYS_ONLY, or the non-key attributes to include. */
   projection: 'ALL' | 'KEYS_ONLY' | readonly string[];
 }
@@ -22,7 +24,7 @@ export const TABLE = {
     { name: 'bySlug', partitionKey: 'GSI1PK', sortKey: 'GSI1SK', projection: 'ALL' },
     /**
      * Collections in order: events by UTC start in yearly partitions (GSI2PK = "EVENTS#<yyyy>",
-     * GSI2SK = "<utc start>#<id>"), venues and organizers by date, terms by id. Carries just what list filters,
+     * GSI2SK = "<utc start>#<id>"), venues and organizers by date, terms by name (lib/terms/order.ts). Carries just what list filters,
      * ordering and totals need, so a list reads small index items and fetches full records only for its page.
      */
     {
@@ -36,6 +38,11 @@ export const TABLE = {
         'slug', 'nm', 'linked', 'parent', 'cnt',
       ],
     },
+    /**
+     * Terms by their count (GSI3PK = "TERMS#<taxonomy>", sort key `cnt`): small entries, so that a term list's
+     * exact total reads a few bytes per term, and `cnt > 0` reads only the terms that are not empty.
+     */
+    { name: 'byCount', partitionKey: 'GSI3PK', sortKey: 'cnt', sortKeyType: 'N', projection: ['parent'] },
   ] as const satisfies readonly IndexDefinition[],
 } as const;
 
@@ -46,11 +53,16 @@ export function createTableInput(TableName: string): CreateTableCommandInput {
     { AttributeName: hash, KeyType: 'HASH' as const },
     { AttributeName: range, KeyType: 'RANGE' as const },
   ];
-  const attributes = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const indexes: readonly IndexDefinition[] = TABLE.indexes;
+  const types = new Map<string, 'S' | 'N'>([[TABLE.partitionKey, 'S'], [TABLE.sortKey, 'S']]);
+  for (const i of indexes) {
+    types.set(i.partitionKey, 'S');
+    types.set(i.sortKey, i.sortKeyType ?? 'S');
+  }
   return {
     TableName,
     BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+    AttributeDefinitions: [...types].map(([AttributeName, AttributeType]) => ({ AttributeName, AttributeType })),
     KeySchema: keys(TABLE.partitionKey, TABLE.sortKey),
     GlobalSecondaryIndexes: TABLE.indexes.map((i) => ({
       IndexName: i.name,

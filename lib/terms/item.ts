@@ -4,7 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { LANGUAGES, type Language, type Translated, translated } from '../model/language.js';
-import { pad, slugIndexKey, termKey, type Taxonomy } from '../store/keys.js';
+import { slugIndexKey, termKey, type Taxonomy } from '../store/keys.js';
+import { nameSortKey } from './order.js';
 import type { Item } from '../store/records.js';
 
 export type { Taxonomy };
@@ -36,7 +37,10 @@ export type TermItem = {
   GSI1PK: string;
   GSI1SK: string;
   GSI2PK: string;
+  /** The term's place in name order, by its first language's name (lib/terms/order.ts). */
   GSI2SK: string;
+  /** The byCount index's partition (sort key: `cnt`). */
+  GSI3PK: string;
 };
 
 /** Whether a stored item is a term of `taxonomy` (items come from DynamoDB untyped). */
@@ -51,8 +55,22 @@ export const TAXONOMIES = {
 
 export const isHierarchical = (taxonomy: Taxonomy): boolean => taxonomy === 'category';
 
-/** byStart partition that holds every term of a taxonomy (sort key: the padded id). */
+/** byStart partition (name order) and byCount partition that hold every term of a taxonomy. */
 export const termsPartition = (taxonomy: Taxonomy): string => `TERMS#${taxonomy}`;
+
+/**
+ * Name order in one language for the terms whose name there sorts elsewhere than their first language's name (the
+ * place their index entry has): one item per such term and language, `SK` = its sort key in that language.
+ */
+export const nameOrderPartition = (taxonomy: Taxonomy, lang: Language): string => `TERMNAMES#${taxonomy}#${lang}`;
+
+/** The name-order items a term needs: one per language whose name sorts elsewhere than its first language's. */
+export function nameOrderKeys(item: Pick<TermItem, 'taxonomy' | 'id' | 'nm' | 'lang0'>): { PK: string; SK: string }[] {
+  const own = nameSortKey(item.nm?.[item.lang0] ?? '', item.id);
+  return LANGUAGES.map((lang) => ({ lang, sk: nameSortKey(indexName(item.nm, lang), item.id) }))
+    .filter(({ sk }) => sk !== own)
+    .map(({ lang, sk }) => ({ PK: nameOrderPartition(item.taxonomy, lang), SK: sk }));
+}
 
 /** The form names are compared in: NFC, lower case (term_exists is case-insensitive). */
 export const foldName = (name: string): string => name.normalize('NFC').toLowerCase();
@@ -90,7 +108,7 @@ export function indexName(nm: Partial<Record<string, string>> | undefined, lang:
 }
 
 /** Recomputes the derived attributes (display names, index keys) after the text, slug or parent changed. */
-export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK'> & Partial<TermItem>): TermItem {
+export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK'> & Partial<TermItem>): TermItem {
   const nm: Partial<Record<Language, string>> = {};
   for (const lang of LANGUAGES) nm[lang] = foldName(termText(item, lang, 'name'));
   return {
@@ -100,7 +118,8 @@ export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'G
     GSI1PK: slugIndexKey(item.taxonomy, item.slug),
     GSI1SK: item.taxonomy,
     GSI2PK: termsPartition(item.taxonomy),
-    GSI2SK: pad(item.id),
+    GSI2SK: nameSortKey(nm[item.lang0] ?? '', item.id),
+    GSI3PK: termsPartition(item.taxonomy),
   } as TermItem;
 }
 

@@ -1,7 +1,8 @@
 /**
- * GET /categories and GET /tags (reference §5.2, §8; contract §9): every term of the taxonomy is read from its
- * byStart partition (small projected items), filtered, ordered and counted in memory, and only the page's
- * records are fetched in full.
+ * GET /categories and GET /tags (reference §5.2, §8; contract §9). A list in name order with no filter but
+ * hide_empty is counted on the byCount index and paged through the name-ordered index (ordered.ts); any other list
+ * reads every term of the taxonomy from its byStart partition (small projected items) and filters, orders and
+ * counts in memory. Only the page's records are fetched in full.
  */
 import { canEdit, canRead } from '../auth/access.js';
 import { isEvent } from '../events/record.js';
@@ -15,6 +16,8 @@ import { batchGet, getPost } from '../store/records.js';
 import { slugify } from '../text/slug.js';
 import { indexName, isHierarchical, isTerm, TAXONOMIES, termText, type TermItem } from './item.js';
 import { serializeTerm } from './serialize.js';
+import { countTerms, pageInNameOrder } from './ordered.js';
+import { compareUtf8, nameSortKey } from './order.js';
 import { queryTermIndex, type TermEntry } from './store.js';
 
 export type TermOrderBy = 'id' | 'name' | 'slug' | 'count' | 'include' | 'description' | 'term_group';
@@ -77,8 +80,14 @@ export function sortEntries<T extends TermEntry>(entries: T[], orderby: TermOrde
       case 'include':
         return (position.get(a.id) ?? Infinity) - (position.get(b.id) ?? Infinity);
       default:
-        return compareText(opts.name(a), opts.name(b));
+        return compareUtf8(nameKeyOf(a), nameKeyOf(b));
     }
+  };
+  const nameKeys = new Map<number, string>();
+  const nameKeyOf = (e: T): string => {
+    let key = nameKeys.get(e.id);
+    if (key === undefined) nameKeys.set(e.id, key = nameSortKey(opts.name(e), e.id));
+    return key;
   };
   const sign = order === 'desc' ? -1 : 1;
   return entries.sort((a, b) => sign * (primary(a, b) || a.id - b.id));
@@ -96,6 +105,63 @@ export function termPageLinks(base: string, page: number, totalPages: number, la
 }
 
 export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext<TermListParams>): Promise<HttpResult> {
+  const p = ctx.params;
+  const { page, per_page: perPage } = p;
+  const { total, ids, records, stillFilled } = inNameOrder(p)
+    ? await namePage(taxonomy, ctx)
+    : await filteredPage(taxonomy, ctx);
+  const totalPages = Math.ceil(total / perPage);
+  const shown = ids.map((id) => records.get(id)).filter((t): t is TermItem => t !== undefined && (!stillFilled || stillFilled(t)));
+  const terms = serializePage(shown, (t) => serializeTerm(t, ctx));
+
+  const plural = TAXONOMIES[taxonomy].plural;
+  const base = `${ctx.apiUrl}/${plural}/`;
+  const links = termPageLinks(base, page, totalPages, p.translation_language);
+  return json(200, {
+    rest_url: base,
+    total,
+    total_pages: totalPages,
+    [plural]: terms,
+    ...(links.next ? { next_rest_url: links.next } : {}),
+    ...(links.previous ? { previous_rest_url: links.previous } : {}),
+  }, listHeaders(total, totalPages, links));
+}
+
+/** A page of a list: the total, the page's ids in order, their records, and which of them may still be shown. */
+interface ListPage {
+  total: number;
+  ids: number[];
+  records: Map<number, TermItem>;
+  /** With hide_empty: false for a term whose count fell to 0 (with no non-empty descendant) since the count was read. */
+  stillFilled: ((t: TermItem) => boolean) | null;
+}
+
+/** Lists in plain name order (no filter but hide_empty) are read from the name-ordered index, not the taxonomy. */
+const inNameOrder = (p: TermListParams): boolean =>
+  (p.orderby ?? 'name') === 'name' && p.event === undefined && p.post === undefined && p.include === undefined
+  && p.exclude === undefined && p.parent === undefined && p.slug === undefined && p.search === undefined;
+
+async function namePage(taxonomy: Taxonomy, ctx: RequestContext<TermListParams>): Promise<ListPage> {
+  const p = ctx.params;
+  const hideEmpty = p.hide_empty !== false;
+  const hierarchical = isHierarchical(taxonomy);
+  const count = await countTerms(taxonomy, hideEmpty, nonEmpty);
+  const skip = (p.page - 1) * p.per_page;
+  const keep = (e: TermEntry): boolean => !hideEmpty || (count.filled ? count.filled.has(e.id) : e.cnt > 0);
+  const ids = skip >= count.total ? [] : await pageInNameOrder(taxonomy, ctx.lang, p.order === 'desc', skip, p.per_page, keep);
+  const records = await fetchTerms(taxonomy, ids);
+  let stillFilled: ListPage['stillFilled'] = null;
+  if (hideEmpty && count.tree) {
+    const now = nonEmpty(count.tree.map((e) => (records.has(e.id) ? { ...e, cnt: Number(records.get(e.id)!.cnt ?? 0) } : e)), hierarchical);
+    stillFilled = (t) => now.has(t.id);
+  } else if (hideEmpty) {
+    stillFilled = (t) => Number(t.cnt ?? 0) > 0;
+  }
+  return { total: count.total, ids, records, stillFilled };
+}
+
+/** Any other list: every term of the taxonomy read from its index partition, filtered, ordered and counted here. */
+async function filteredPage(taxonomy: Taxonomy, ctx: RequestContext<TermListParams>): Promise<ListPage> {
   const p = ctx.params;
   const { page, per_page: perPage } = p;
   const hierarchical = isHierarchical(taxonomy);
@@ -144,28 +210,13 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext<TermList
     include,
   });
 
-  const total = entries.length;
-  const totalPages = Math.ceil(total / perPage);
   const ids = entries.slice((page - 1) * perPage, page * perPage).map((e) => e.id);
   const records = full ?? (await fetchTerms(taxonomy, ids));
   // Counts change between the index read and this one: with hide_empty, a term whose count just fell to 0 (and that
   // has no non-empty descendant) is left out rather than shown empty.
   const stillFilled = p.hide_empty !== false
     ? nonEmpty(all.map((e) => (records.has(e.id) ? { ...e, cnt: Number(records.get(e.id)!.cnt ?? 0) } : e)), hierarchical) : null;
-  const shown = ids.map((id) => records.get(id)).filter((t): t is TermItem => t !== undefined && (!stillFilled || stillFilled.has(t.id)));
-  const terms = serializePage(shown, (t) => serializeTerm(t, ctx));
-
-  const plural = TAXONOMIES[taxonomy].plural;
-  const base = `${ctx.apiUrl}/${plural}/`;
-  const links = termPageLinks(base, page, totalPages, p.translation_language);
-  return json(200, {
-    rest_url: base,
-    total,
-    total_pages: totalPages,
-    [plural]: terms,
-    ...(links.next ? { next_rest_url: links.next } : {}),
-    ...(links.previous ? { previous_rest_url: links.previous } : {}),
-  }, listHeaders(total, totalPages, links));
+  return { total: entries.length, ids, records, stillFilled: stillFilled ? (t) => stillFilled.has(t.id) : null };
 }
 
 async function fetchTerms(taxonomy: Taxonomy, ids: number[]): Promise<Map<number, TermItem>> {

@@ -27,7 +27,7 @@ import {
 import { listTerms } from './list.js';
 import { serializeTerm } from './serialize.js';
 import {
-  ancestry, childrenOf, guardHolder, guardHolders, hierarchyItems, readTerm, type ChainLink,
+  ancestry, childrenOf, guardHolder, guardHolders, hierarchyItems, nameOrderItems, readTerm, type ChainLink,
 } from './store.js';
 
 export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError =>
@@ -91,6 +91,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
       { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
       guardPut(slugKey(taxonomy, slug), id),
       ...nameGuardKeys(item).map((k) => guardPut(k, id)),
+      ...nameOrderItems(null, item),
       ...(parent ? hierarchyItems([], new Map([[parent, 1]])) : []),
     ];
     try {
@@ -152,6 +153,7 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermU
       rewriteItem(termKey(prev.id), prev, next, prev.v),
       ...slugGuardItems(prev, next),
       ...(await nameGuardItems(prev, next)),
+      ...nameOrderItems(prev, next),
       ...hierarchyItems(chain, deltas),
     ]);
     return respond(ctx, next, 200);
@@ -167,6 +169,7 @@ async function reparentChild(childId: number, from: number, to: number): Promise
     await commit([
       rewriteItem(termKey(childId), child, next, child.v),
       ...(await nameGuardItems(child, next, 'lenient')),
+      ...nameOrderItems(child, next),
       ...hierarchyItems([], new Map([[from, -1], [to, 1]])),
     ]);
   });
@@ -195,6 +198,7 @@ export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermI
         ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } },
       guardDelete(slugKey(taxonomy, current.slug), current.id),
       ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
+      ...nameOrderItems(current, null),
       ...(parent ? hierarchyItems([], new Map([[parent, -1]])) : []),
     ]); // a failure re-reads: If-Match decides above, not here
     const body = current.v === first.v ? first : { ...current, cnt: first.cnt };

@@ -6,9 +6,10 @@
 import { invalidParam } from '../http/errors.js';
 import { table } from '../store/client.js';
 import { termKey, type Taxonomy } from '../store/keys.js';
-import { batchGet, getItem, getTerm, queryAll } from '../store/records.js';
+import { guardDelete, guardPut } from '../store/kit.js';
+import { batchGet, getItem, getTerm, queryAll, type Item } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
-import { isTerm, termsPartition, type TermItem } from './item.js';
+import { isTerm, nameOrderKeys, termsPartition, type TermItem } from './item.js';
 
 export type Key = { PK: string; SK: string };
 
@@ -37,13 +38,30 @@ export async function queryTermIndex(taxonomy: Taxonomy): Promise<TermEntry[]> {
     ProjectionExpression: '#id, #slug, #nm, #parent, #cnt',
     ExpressionAttributeNames: { '#id': 'id', '#slug': 'slug', '#nm': 'nm', '#parent': 'parent', '#cnt': 'cnt' },
   });
-  return items.map((item) => ({
-    id: Number(item.id),
-    slug: String(item.slug ?? ''),
-    nm: (item.nm as TermEntry['nm'] | undefined) ?? {},
-    parent: Number(item.parent ?? 0),
-    cnt: Number(item.cnt ?? 0),
-  }));
+  return items.map(toEntry);
+}
+
+export const toEntry = (item: Item): TermEntry => ({
+  id: Number(item.id),
+  slug: String(item.slug ?? ''),
+  nm: (item.nm as TermEntry['nm'] | undefined) ?? {},
+  parent: Number(item.parent ?? 0),
+  cnt: Number(item.cnt ?? 0),
+});
+
+/**
+ * The name-order items a term write moves (lib/terms/item.ts nameOrderKeys): puts for the languages whose name now
+ * sorts apart from the first language's, deletes for those that no longer do. Held like guards (`id`).
+ */
+export function nameOrderItems(prev: TermItem | null, next: TermItem | null): TransactItem[] {
+  const before = new Set((prev ? nameOrderKeys(prev) : []).map((k) => `${k.PK}\n${k.SK}`));
+  const after = new Set((next ? nameOrderKeys(next) : []).map((k) => `${k.PK}\n${k.SK}`));
+  const key = (s: string): Key => ({ PK: s.split('\n')[0]!, SK: s.split('\n')[1]! });
+  const id = (next ?? prev)!.id;
+  return [
+    ...[...before].filter((k) => !after.has(k)).map((k) => guardDelete(key(k), id)),
+    ...[...after].filter((k) => !before.has(k)).map((k) => guardPut(key(k), id)),
+  ];
 }
 
 /** Who holds each guard: PK → holder id. Strongly consistent: these reads decide `term_exists` and slug errors. */

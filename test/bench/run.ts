@@ -25,6 +25,7 @@ import type { LinkedCounts } from './seed.js';
 export const FULL_LINKED: LinkedCounts = { venues: 200, organizers: 300, categories: 50, tags: 200 };
 export const QUICK_LINKED: LinkedCounts = { venues: 20, organizers: 30, categories: 50, tags: 30 };
 import type { WarmOptions, WarmResult } from './warm.js';
+import type { ListsOptions, ListsResult } from './lists.js';
 
 const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const self = fileURLToPath(import.meta.url);
@@ -40,6 +41,8 @@ export interface CliOptions {
   endpoint?: string;
   skip: Set<string>;
   keepTables: boolean;
+  /** Only the lists of linked records, at these records per kind (lists.ts). */
+  lists: number[] | null;
 }
 
 class UsageError extends Error {}
@@ -55,6 +58,7 @@ export function parseArgs(argv: string[]): CliOptions {
     warmIterations: quick ? 500 : 5_000,
     skip: new Set(),
     keepTables: false,
+    lists: argv.includes('--lists') ? (quick ? [100, 1_000] : [1_000, 10_000]) : null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -68,7 +72,8 @@ export function parseArgs(argv: string[]): CliOptions {
       if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive integer, not "${v}"`);
       return n;
     };
-    if (a === '--quick') continue;
+    if (a === '--quick' || a === '--lists') continue;
+    else if (a === '--per-kind') o.lists = value().split(',').map((v) => int(v.trim(), '--per-kind'));
     else if (a === '--n') o.ns = value().split(',').map((v) => int(v.trim(), '--n'));
     else if (a === '--out') o.out = value();
     else if (a === '--seed') o.seed = int(value(), '--seed');
@@ -77,7 +82,7 @@ export function parseArgs(argv: string[]): CliOptions {
     else if (a === '--endpoint') o.endpoint = value();
     else if (a === '--skip') value().split(',').forEach((s) => o.skip.add(s.trim()));
     else if (a === '--keep-tables') o.keepTables = true;
-    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables]');
+    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]]');
     else throw new UsageError(`unknown option ${a} (see --help)`);
   }
   for (const s of o.skip) if (!['coldstart', 'warm', 'baseline'].includes(s)) throw new UsageError(`--skip takes coldstart, warm, baseline; not "${s}"`);
@@ -106,7 +111,7 @@ function machine(): Machine {
 }
 
 /** Runs this file as a worker process (its own module state and environment); resolves its JSON result. */
-async function worker<T>(kind: 'scale' | 'warm', config: unknown): Promise<T> {
+async function worker<T>(kind: 'scale' | 'warm' | 'lists', config: unknown): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'calendar-bench-'));
   try {
     const input = join(dir, 'config.json');
@@ -133,6 +138,9 @@ async function runWorker(kind: string, input: string, output: string): Promise<v
   } else if (kind === 'warm') {
     const { runWarm } = await import('./warm.js');
     result = await runWarm({ ...(config as WarmOptions), log });
+  } else if (kind === 'lists') {
+    const { runLists } = await import('./lists.js');
+    result = await runLists({ ...(config as ListsOptions), log });
   } else throw new UsageError(`unknown worker ${kind}`);
   writeFileSync(output, JSON.stringify(result));
 }
@@ -144,6 +152,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(0); // the handlers' keep-alive sockets would otherwise hold the worker open
   }
   const o = parseArgs(argv);
+  if (o.lists) return runListsMode(o);
   const t0 = performance.now();
   const mode: BenchResult['meta']['mode'] = o.quick ? 'quick' : o.ns.join(',') === '10000,100000' ? 'full' : 'custom';
   log(`mode ${mode}: N = ${o.ns.join(', ')}`);
@@ -204,6 +213,38 @@ async function main(argv: string[]): Promise<void> {
   writeFileSync(`${base}.md`, renderMarkdown(result));
   log(`report: ${relative(process.cwd(), `${base}.md`)} and .json (${Math.round(result.meta.totalMs / 1000)} s)`);
   for (const b of result.budgets) log(`budget ${b.budget}: ${b.pass === true ? 'PASS' : b.pass === false ? 'FAIL' : 'n/a'} — ${b.detail}`);
+}
+
+/** `--lists`: only the list scenarios, each size of linked records in a fresh table (no events, no cold start). */
+async function runListsMode(o: CliOptions): Promise<void> {
+  const t0 = performance.now();
+  let stopDb: (() => Promise<void>) | null = null;
+  const results: ListsResult[] = [];
+  try {
+    let endpoint = o.endpoint;
+    if (!endpoint) {
+      const { startDynamoDbLocal } = await import('../../lib/local/dynamodb-local.js');
+      const db = await startDynamoDbLocal({ dataDir: ':memory:' });
+      stopDb = db.stop;
+      endpoint = db.endpoint;
+    }
+    for (const perKind of o.lists!) {
+      log(`lists: ${perKind} venues, organizers, categories and tags…`);
+      results.push(await worker<ListsResult>('lists', {
+        perKind, endpoint, table: `bench-lists-${perKind}-${Date.now().toString(36)}`, seed: o.seed,
+        readBounds: boundsFor(o.quick).read, writeConcurrency: 8,
+      } satisfies Omit<ListsOptions, 'log'>));
+    }
+  } finally {
+    await stopDb?.();
+  }
+  const { renderLists } = await import('./lists.js');
+  const out = resolve(root, o.out);
+  mkdirSync(out, { recursive: true });
+  const base = join(out, `bench-lists${o.quick ? '-quick' : ''}`);
+  writeFileSync(`${base}.json`, `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), results }, null, 2)}\n`);
+  writeFileSync(`${base}.md`, `# List scenarios (${new Date().toISOString().slice(0, 10)})\n\n${renderLists(results)}`);
+  log(`report: ${relative(process.cwd(), `${base}.md`)} (${Math.round((performance.now() - t0) / 1000)} s)`);
 }
 
 const invokedDirectly = process.argv[1] !== undefined && resolve(process.argv[1]) === self;

@@ -15,7 +15,8 @@ import { setClient } from '../../lib/store/client.js';
 import { planNewTerms, resolveTermNames, wantTermNames } from '../../lib/terms/inline.js';
 import { IdPool } from '../../lib/store/ids.js';
 import { ReadSet } from '../../lib/store/reads.js';
-import { foldName, nameGuardKey, newTermItem, reservedNames, termText, withDerived, type TermItem } from '../../lib/terms/item.js';
+import { compareUtf8, nameSortKey } from '../../lib/terms/order.js';
+import { foldName, nameGuardKey, nameOrderKeys, newTermItem, reservedNames, termText, withDerived, type TermItem } from '../../lib/terms/item.js';
 import { nonEmpty, sortEntries, termPageLinks } from '../../lib/terms/list.js';
 import { serializeEventTerm, serializeTerm } from '../../lib/terms/serialize.js';
 import type { TermEntry } from '../../lib/terms/store.js';
@@ -95,8 +96,14 @@ describe('languages (contract §8)', () => {
   it('nm holds the lower-case name shown in every language, fallback included', () => {
     expect(item.nm).toEqual({ en: 'concerts', de: 'konzerte', 'pt-pt': 'concerts' });
     expect(item.GSI2PK).toBe('TERMS#category');
-    expect(item.GSI2SK).toBe('0000000007');
     expect(item.GSI1PK).toBe('category#concerts');
+  });
+
+  it('places the term in name order by its first language, with a name-order item where another language sorts apart', () => {
+    expect(item.GSI2SK).toBe('concerts\u00010000000007');
+    expect(item.GSI3PK).toBe('TERMS#category');
+    expect(nameOrderKeys(item)).toEqual([{ PK: 'TERMNAMES#category#de', SK: 'konzerte\u00010000000007' }]);
+    expect(nameOrderKeys({ ...item, nm: { en: 'concerts', de: 'Concerts', 'pt-pt': 'concerts' } })).toEqual([]);
   });
 
   it('every language\'s name is reserved', () => {
@@ -252,5 +259,15 @@ describe('with a mocked DynamoDB', () => {
     ddb.on(QueryCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
     const res = await invoke('GET', '/calendar/events/v1/categories');
     expect(res.statusCode).toBe(503);
+  });
+});
+
+describe('name order (lib/terms/order.ts)', () => {
+  it('ignores case and Latin diacritics, puts a name before its extensions, ties by id, and compares as DynamoDB does', () => {
+    const names = ['Zebra', 'émile', 'Eagle', 'ab c', 'ab', 'Ábc', 'abd'];
+    const sorted = names.map((n, i) => ({ n, k: nameSortKey(n, 10 - i) })).sort((a, b) => compareUtf8(a.k, b.k)).map((x) => x.n);
+    expect(sorted).toEqual(['ab', 'ab c', 'Ábc', 'abd', 'Eagle', 'émile', 'Zebra']);
+    expect(compareUtf8(nameSortKey('Same', 3), nameSortKey('same', 12))).toBeLessThan(0);
+    expect(compareUtf8('\uFFFD', '\u{1F600}')).toBeLessThan(0);
   });
 });
