@@ -73,9 +73,8 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
     const extras = [...eventsMetaUpdate(stored.startUtc, stored.endUtc), ...links.transactItems(null, stored)];
     const words = await planWords(null, stored, roomLeft(extras));
-    await createRecord('event', words.record(stored), [...extras, ...words.items]);
+    await words.commit(() => createRecord('event', words.record(stored), [...extras, ...words.items]));
     eventsMetaStored(stored.startUtc, stored.endUtc);
-    await words.after();
     const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
     return recordJson(201, body, stored.v, { Location: `${ctx.apiUrl}/events/${stored.id}` });
   });
@@ -108,9 +107,8 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
     const extras = [...eventsMetaUpdate(item.startUtc, item.endUtc), ...written.links.transactItems(existing, slugged)];
     const words = await planWords(existing, slugged, roomLeft(extras));
     const stored = words.record(slugged);
-    await rewriteRecord('event', existing, stored, [...extras, ...words.items]);
+    await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
     eventsMetaStored(item.startUtc, item.endUtc);
-    await words.after();
     const links = written.links;
     return recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v);
   }, ifMatch(ctx));
@@ -131,16 +129,14 @@ export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promi
     if (force) {
       const extras = linkTransactItems(eventFacts(existing), null);
       const words = await planWords(existing, null, roomLeft(extras));
-      await deleteRecord('event', existing, [...extras, ...words.items]);
-      await words.after();
+      await words.commit(() => deleteRecord('event', existing, [...extras, ...words.items]));
       return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
     }
     const moved = await trashed('event', existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
     const extras = linkTransactItems(eventFacts(existing), eventFacts(moved));
     const words = await planWords(existing, moved, roomLeft(extras));
     const stored = words.record(moved);
-    await rewriteRecord('event', existing, stored, [...extras, ...words.items]);
-    await words.after();
+    await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
     return recordJson(200, serializeEvent(stored, ctx, embeds), stored.v);
   }, ifMatch(ctx));
 }

@@ -5,6 +5,7 @@
  */
 import { LANGUAGES } from '../model/language.js';
 import type { Item } from '../store/records.js';
+import { StoreUnavailable } from '../store/errors.js';
 import type { TransactItem } from '../store/types.js';
 import { EMPTY_MANIFEST, inlineWordItems, MAX_TERMS, readManifest, repairWords, syncWords, wordMarker, wordValue, type Manifest,
   type WordTarget } from '../store/words.js';
@@ -56,10 +57,27 @@ export const WORD_RULES = 1;
 export interface WordPlan {
   items: TransactItem[];
   record<T extends EventItem | null>(r: T): T;
-  after(): Promise<void>;
+  /** Runs the write's commit, then the index work; also when the commit's outcome is unknown (it may have landed). */
+  commit(write: () => Promise<void>): Promise<void>;
 }
 
-const unchanged: WordPlan = { items: [], record: (r) => r, after: async () => {} };
+function planOf(items: TransactItem[], record: WordPlan['record'], after: () => Promise<void>): WordPlan {
+  return {
+    items,
+    record,
+    commit: async (write) => {
+      try {
+        await write();
+      } catch (e) {
+        if (e instanceof StoreUnavailable && e.outcomeUnknown) await after();
+        throw e;
+      }
+      await after();
+    },
+  };
+}
+
+const unchanged: WordPlan = planOf([], (r) => r, async () => {});
 
 /**
  * Plans the index change of a write from `prev` to `next` (null: create / permanent delete). When it fits in the
@@ -75,22 +93,12 @@ export async function planWords(prev: EventItem | null, next: EventItem | null, 
     : prev.ws === WORD_RULES ? { ...EMPTY_MANIFEST, exists: (prev.wmv ?? 0) > 0, mv: prev.wmv ?? 0, t: wordTarget(prev).terms }
       : await readManifest(id);
   const inline = goal?.tooLarge ? null : inlineWordItems(id, manifest, goal ? goal.terms : null, room);
-  if (inline) {
-    return {
-      items: inline.items,
-      record: (r) => (r ? { ...r, ws: WORD_RULES, wmv: inline.mv } : r),
-      after: async () => {},
-    };
-  }
-  return {
-    items: [wordMarker(id, next?.v ?? prev!.v + 1, new Date().toISOString())],
-    record: (r) => {
-      if (!r) return r;
-      const { ws: _ws, wmv: _wmv, ...rest } = r;
-      return rest as typeof r;
-    },
-    after: () => indexWords(id),
-  };
+  if (inline) return planOf(inline.items, (r) => (r ? { ...r, ws: WORD_RULES, wmv: inline.mv } : r), async () => {});
+  return planOf([wordMarker(id, next?.v ?? prev!.v + 1, new Date().toISOString())], (r) => {
+    if (!r) return r;
+    const { ws: _ws, wmv: _wmv, ...rest } = r;
+    return rest as typeof r;
+  }, () => indexWords(id));
 }
 
 /**

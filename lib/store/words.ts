@@ -205,7 +205,7 @@ function manifestWrite(id: number, m: Manifest, chunk: string[], want: Map<strin
     return { Put: { TableName: table(), Item: { ...manifestKey(id), mv: 1, t, ...(x ? { x } : {}) },
       ConditionExpression: 'attribute_not_exists(PK)' } };
   }
-  const names: Record<string, string> = { '#t': 't' };
+  const names: Record<string, string> = chunk.length ? { '#t': 't' } : {};
   const values: Record<string, unknown> = { ':mv': m.mv, ':next': m.mv + 1 };
   const sets = ['mv = :next'];
   const removes: string[] = [];
@@ -224,7 +224,7 @@ function manifestWrite(id: number, m: Manifest, chunk: string[], want: Map<strin
   }
   return { Update: { TableName: table(), Key: manifestKey(id),
     UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    ConditionExpression: 'mv = :mv', ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
+    ConditionExpression: 'mv = :mv', ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}), ExpressionAttributeValues: values } };
 }
 
 /**

@@ -60,6 +60,8 @@ export const BUDGET_TITLES: Record<number, string> = {
   8: 'POST /events (inline venue, 2 categories): 1 transaction + ≤ 2 other requests',
   9: 'cold start: bundle ≤ 400 KB and import ≤ 1.5 × the document-client bundle',
   10: 'warm overhead (stubbed DynamoDB): ≤ 0.5 ms median per invocation (the handler\'s own time)',
+  11: 'every list (3–6, 11a–11k): RCU at the largest N ≤ 1.5 × at the smallest, and ≤ 30 + 1.5 × records returned',
+  12: 'pages near their byte floor: page of 10 ≤ 10 RCU, page of 50 ≤ 30 RCU, one event ≤ 2 RCU',
 };
 
 export const KB = 1024;
@@ -68,7 +70,11 @@ export const API_GATEWAY_MS = 30_000;
 export const LIMITS = {
   getRequests: 3, getRcu: 4, listGrowth: 1.5, listRcu: 50, pageSlack: 2, filterFactor: 3, monthFactor: 2,
   collectionRcu: 10, otherRequests: 2, bundleBytes: 400 * KB, importRatio: 1.5, warmMs: 0.5,
+  pageBase: 30, perRecord: 1.5, page10Rcu: 10, page50Rcu: 30, oneEventRcu: 2,
 } as const;
+
+/** The read units of the response's bytes read in bulk: 0.5 per 4 KB. */
+export const byteFloor = (bytes: number): number => (bytes / 4096) * 0.5;
 
 const fmt = (x: number, digits = 1): string => (Number.isFinite(x) ? (Number.isInteger(x) ? String(x) : x.toFixed(digits)) : '–');
 const all = (vs: (boolean | null)[]): boolean | null => (vs.some((v) => v === false) ? false : vs.some((v) => v === null) ? null : true);
@@ -169,7 +175,48 @@ export function evaluateBudgets(scales: ScaleResult[], coldStart: ColdStartResul
     rows.push({ budget: 10, title: BUDGET_TITLES[10]!, n: null, pass: all(ok),
       detail: worst ? `slowest ${worst.label}: ${worst.error ?? `handler ${fmt(own(worst), 3)} ms (+ stub ${fmt(worst.stubMedian ?? 0, 3)} ms; total median ${fmt(worst.median, 3)} ms)`} ≤ ${LIMITS.warmMs} ms` : 'no routes' });
   } else rows.push({ budget: 10, title: BUDGET_TITLES[10]!, n: null, pass: null, detail: 'not measured' });
+  rows.push(listGrowthRow(at, small), byteFloorRow(at));
   return rows;
+}
+
+const LIST_BUDGETS = new Set([3, 4, 5, 6, 11, 12]);
+const isList = (s: ScenarioResult) => s.method === 'GET' && s.total !== undefined && LIST_BUDGETS.has(s.budget);
+
+/** Budget 11: every list costs what its page costs at both sizes (contract §9). */
+function listGrowthRow(at: ScaleResult | null, small: ScaleResult | undefined): BudgetRow {
+  const title = BUDGET_TITLES[11]!;
+  if (!at || !small || small === at) return { budget: 11, title, n: at?.n ?? null, pass: null, detail: 'needs two sizes' };
+  const verdicts: boolean[] = [];
+  const failures: string[] = [];
+  let worst = { id: '', ratio: 0 };
+  for (const big of at.scenarios.filter(isList)) {
+    const base = small.scenarios.find((x) => x.id === big.id);
+    if (!base || base.error || big.error) {
+      verdicts.push(false);
+      failures.push(`${big.id}: ${big.error ?? base?.error ?? 'not measured at both sizes'}`);
+      continue;
+    }
+    const ratio = base.meter.rcu > 0 ? big.meter.rcu / base.meter.rcu : Infinity;
+    const cap = LIMITS.pageBase + LIMITS.perRecord * big.itemsReturned;
+    const ok = ratio <= LIMITS.listGrowth && big.meter.rcu <= cap;
+    verdicts.push(ok);
+    if (ratio > worst.ratio) worst = { id: big.id, ratio };
+    if (!ok) failures.push(`${big.id}: ${fmt(base.meter.rcu)} → ${fmt(big.meter.rcu)} RCU (× ${fmt(ratio, 2)}; cap ${fmt(cap)})`);
+  }
+  return { budget: 11, title, n: at.n, pass: verdicts.length ? verdicts.every(Boolean) : null,
+    detail: failures.length ? failures.join('; ') : `${verdicts.length} lists; largest growth ${worst.id} × ${fmt(worst.ratio, 2)} ≤ ${LIMITS.listGrowth}` };
+}
+
+/** Budget 12: the default pages and a single event near the read units of their bytes. */
+function byteFloorRow(at: ScaleResult | null): BudgetRow {
+  const title = BUDGET_TITLES[12]!;
+  const find = (id: string) => at?.scenarios.find((x) => x.id === id && !x.error);
+  const checks = ([['3', LIMITS.page10Rcu], ['11k', LIMITS.page50Rcu], ['1', LIMITS.oneEventRcu]] as const).map(([id, limit]) => {
+    const s = find(id);
+    return s ? { ok: s.meter.rcu <= limit, text: `${id}: ${fmt(s.meter.rcu)} RCU ≤ ${limit} (byte floor ${fmt(byteFloor(s.bytes ?? 0), 2)})` }
+      : { ok: null, text: `${id}: not measured` };
+  });
+  return { budget: 12, title, n: at?.n ?? null, pass: all(checks.map((c) => c.ok)), detail: checks.map((c) => c.text).join('; ') };
 }
 
 // ------------------------------------------------------------------------------------------------ Markdown
@@ -233,11 +280,12 @@ export function renderMarkdown(r: BenchResult): string {
     out.push(`Category X = ${s.targets.category.id} (on ${pct(s.targets.category.share, 2)} of events), venue V = ${s.targets.venue.id} ` +
       `(the busiest, ${pct(s.targets.venue.share, 2)}), month ${s.targets.month.start} … ${s.targets.month.end}, event ${s.targets.event.id}.`);
     out.push('');
-    out.push(table(['#', 'call', 'DynamoDB requests', 'RCU', 'WCU', 'items read', 'items returned', 'total', 'p50 ms', 'p99 ms', 'calls', 'budget check', 'verdict'],
+    out.push(table(['#', 'call', 'DynamoDB requests', 'RCU', 'byte floor', 'WCU', 'items read', 'items returned', 'total', 'p50 ms', 'p99 ms', 'calls', 'budget check', 'verdict'],
       s.scenarios.map((x) => {
         const v = scenarioVerdict(x, s.scenarios);
         const varies = x.meterVaries ? ` (${fmt(x.meterMin.rcu)}–${fmt(x.meterMax.rcu)})` : '';
-        return [x.id, `${x.method} ${x.path}`, fmt(x.meter.requests), `${fmt(x.meter.rcu)}${varies}`, fmt(x.meter.wcu), fmt(x.meter.items),
+        return [x.id, `${x.method} ${x.path}`, fmt(x.meter.requests), `${fmt(x.meter.rcu)}${varies}`,
+          x.bytes === undefined ? '–' : fmt(byteFloor(x.bytes), 2), fmt(x.meter.wcu), fmt(x.meter.items),
           x.itemsReturned, x.total ?? '–', fmt(x.latency.p50), `${fmt(x.latency.p99)}${x.latency.max > API_GATEWAY_MS ? ' ⚠' : ''}`,
           x.latency.samples, v.detail, mark(v.pass)];
       })));

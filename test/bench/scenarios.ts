@@ -40,6 +40,8 @@ export interface ScenarioResult {
   itemsReturned: number;
   /** The list's exact total (X-TEC-Total), when it is a list. */
   total?: number;
+  /** Bytes of the response body: read in bulk they would cost 0.5 RCU per 4 KB (the byte floor). */
+  bytes?: number;
   /** Median over the measured calls of each meter field. */
   meter: MeterReading;
   /** True when the meter differed between calls (min/max then tell by how much). */
@@ -165,6 +167,7 @@ export async function measureScenario(http: KeepAliveClient, spec: ScenarioSpec,
     ...base,
     status: f?.answer.status ?? 0,
     itemsReturned: f ? countReturned(f.answer.status, f.answer.text) : 0,
+    ...(f ? { bytes: Buffer.byteLength(f.answer.text) } : {}),
     ...(total !== undefined ? { total: Number(total) } : {}),
     meter: fieldwise(readings, median),
     meterVaries: JSON.stringify(meterMin) !== JSON.stringify(meterMax),
@@ -183,6 +186,10 @@ export interface ScenarioTargets {
   /** Scenario 5: a category on about 1% of events, and a venue. */
   category: { id: number; share: number };
   venue: { id: number; share: number };
+  /** The busiest category, tag and organizer (single-filter lists). */
+  topCategory: { id: number; share: number };
+  tag: { id: number; share: number };
+  organizer: { id: number; share: number };
   /** Scenario 6: one calendar month (site time zone = UTC). */
   month: { start: string; end: string };
   /** Scenario 8: two category ids and an editor token. */
@@ -202,10 +209,18 @@ export function scenarioSpecs(t: ScenarioTargets): ScenarioSpec[] {
     get('5a', 5, `list, category on ${(t.category.share * 100).toFixed(2)}% of events`, `/events?categories=${t.category.id}`),
     get('5b', 5, `list, venue on ${(t.venue.share * 100).toFixed(2)}% of events`, `/events?venue=${t.venue.id}`),
     get('6', 6, 'list, one month', `/events?start_date=${t.month.start}&end_date=${t.month.end}`),
-    // Filters whose cost still grows with the calendar (no budget yet): measured to follow them.
-    get('11a', 11, 'list, featured=true (5% of events, read through the featured index)', '/events?featured=true'),
+    // Every single filter of contract §9, and combinations (budget 11: cost follows the page, not the calendar).
+    get('11a', 11, 'list, featured=true (5% of events)', '/events?featured=true'),
     get('11b', 11, 'list, search for one word (workshop)', '/events?search=workshop'),
     get('11c', 11, 'list, a category and featured=true', `/events?categories=${t.category.id}&featured=true`),
+    get('11d', 11, `list, the busiest category (${(t.topCategory.share * 100).toFixed(1)}% of events)`, `/events?categories=${t.topCategory.id}`),
+    get('11e', 11, `list, the busiest tag (${(t.tag.share * 100).toFixed(1)}% of events)`, `/events?tags=${t.tag.id}`),
+    get('11f', 11, `list, the busiest organizer (${(t.organizer.share * 100).toFixed(1)}% of events)`, `/events?organizer=${t.organizer.id}`),
+    get('11g', 11, 'list, search for a word prefix (wor)', '/events?search=wor'),
+    get('11h', 11, 'list, search for two words (jazz night)', '/events?search=jazz%20night'),
+    get('11i', 11, 'list, events still running today or later (ends_after)', `/events?ends_after=${t.month.start}`),
+    { ...get('11j', 11, 'list, draft events (editor, status=draft)', '/events?status=draft'), token: t.editorToken },
+    get('11k', 12, 'list, no parameters, 50 per page', '/events?per_page=50'),
     get('7a', 7, 'venues, first page', '/venues'),
     get('7b', 7, 'organizers, first page', '/organizers'),
     get('7c', 7, 'categories, first page', '/categories'),

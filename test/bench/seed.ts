@@ -10,6 +10,10 @@
  */
 import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventCreateExtras } from '../../lib/events/operations.js';
+import { WORD_RULES, wordTarget } from '../../lib/events/words.js';
+import { LANGUAGES } from '../../lib/model/language.js';
+import { countKey } from '../../lib/store/keys.js';
+import { wordPartition } from '../../lib/store/words.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
 import { counterKey, postKey } from '../../lib/store/keys.js';
 import { createItems, withSlug } from '../../lib/store/kit.js';
@@ -575,6 +579,81 @@ export interface SeedEventsResult {
   tally: SeedTally;
 }
 
+/**
+ * The search index of the seeded events (lib/store/words.ts), built from the product's wordTarget and written whole:
+ * an event's index changes are Updates of shared bucket items (one per term and day), which bulk writes cannot fold,
+ * so the terms of every event are kept compactly and the buckets and count items are built day by day, in start
+ * order, once every event is known. The records say that the index holds their terms (`ws`), with no manifest yet
+ * (`wmv` 0), as after a write whose index changes fitted its transaction.
+ */
+export class WordIndexBuilder {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly byDay = new Map<string, { id: number; startUtc: string; status: string; groups: [string, Int32Array][] }[]>();
+  unindexed = 0;
+
+  add(item: EventItem): void {
+    item.ws = WORD_RULES;
+    item.wmv = 0;
+    const target = wordTarget(item);
+    if (!target.facts) return;
+    if (target.tooLarge) throw new UnsupportedUpdate(`seed: event ${item.id} has too many words for the index; keep bench texts smaller`);
+    const groups = new Map<string, number[]>();
+    for (const [term, value] of target.terms) {
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.termIds.set(term, id);
+        this.terms.push(term);
+      }
+      const list = groups.get(value) ?? [];
+      list.push(id);
+      groups.set(value, list);
+    }
+    const day = item.startUtc.slice(0, 10);
+    const list = this.byDay.get(day) ?? [];
+    list.push({ id: item.id, startUtc: item.startUtc, status: item.status, groups: [...groups].map(([v, ids]) => [v, Int32Array.from(ids)]) });
+    this.byDay.set(day, list);
+  }
+
+  /** Bucket items day by day, then each month's count items once its last day is done. */
+  *items(): Generator<Item> {
+    let month = '';
+    let counts = new Map<number, Map<string, number>>();
+    const flush = function* (this: WordIndexBuilder): Generator<Item> {
+      for (const [termId, attrs] of counts) yield { ...countKey(wordPartition(this.terms[termId]!), month), ...Object.fromEntries(attrs) };
+      counts = new Map();
+    };
+    for (const day of [...this.byDay.keys()].sort()) {
+      if (day.slice(0, 7) !== month) {
+        yield* flush.call(this);
+        month = day.slice(0, 7);
+      }
+      const buckets = new Map<number, Item>();
+      for (const e of this.byDay.get(day)!) {
+        for (const [value, ids] of e.groups) {
+          const langs = value.split('|')[4]!;
+          for (const termId of ids) {
+            let bucket = buckets.get(termId);
+            if (!bucket) buckets.set(termId, (bucket = { PK: wordPartition(this.terms[termId]!), SK: day }));
+            bucket[`e${e.id}`] = value;
+            let attrs = counts.get(termId);
+            if (!attrs) counts.set(termId, (attrs = new Map()));
+            for (const l of langs) {
+              const name = `${LANGUAGES[Number(l)]}:${e.status}`;
+              attrs.set(name, (attrs.get(name) ?? 0) + 1);
+              attrs.set(`${name}#${day.slice(8, 10)}`, (attrs.get(`${name}#${day.slice(8, 10)}`) ?? 0) + 1);
+            }
+          }
+        }
+      }
+      yield* buckets.values();
+      this.byDay.delete(day);
+    }
+    yield* flush.call(this);
+  }
+}
+
 /** Seeds `n` events in bulk (see the file comment). */
 export async function seedEvents(o: SeedEventsOptions): Promise<SeedEventsResult> {
   const t0 = performance.now();
@@ -582,11 +661,13 @@ export async function seedEvents(o: SeedEventsOptions): Promise<SeedEventsResult
   const fold = new CounterFold();
   const tally = emptyTally();
   const itemTypes: Record<string, number> = {};
+  const words = new WordIndexBuilder();
   let done = 0;
   function* puts(): Generator<Item> {
     for (let i = 0; i < o.n; i++) {
       const g = gen.event(o.firstId + i);
       tallyEvent(tally, g);
+      words.add(g.item);
       for (const put of foldTransactItems(eventTransactItems(g.item, g.slug), fold)) {
         const type = String(put.PK).split('#')[0]!;
         itemTypes[type] = (itemTypes[type] ?? 0) + 1;
@@ -597,6 +678,17 @@ export async function seedEvents(o: SeedEventsOptions): Promise<SeedEventsResult
     }
   }
   const stats = await writeAll(o.client, o.table, chunks(puts(), 25), o.concurrency ?? 8);
+  function* indexPuts(): Generator<Item> {
+    for (const item of words.items()) {
+      const type = String(item.PK).split('#')[0]!;
+      itemTypes[type] = (itemTypes[type] ?? 0) + 1;
+      yield item;
+    }
+  }
+  const indexStats = await writeAll(o.client, o.table, chunks(indexPuts(), 25), o.concurrency ?? 8);
+  stats.items += indexStats.items;
+  stats.calls += indexStats.calls;
+  stats.retries += indexStats.retries;
   const counterUpdates = await applyCounters(o.client, o.table, fold, o.concurrency ?? 8);
   await raiseCounter(o.client, o.table, 'post', o.firstId + o.n);
   const ms = performance.now() - t0;

@@ -211,7 +211,7 @@ function scale(n: number, list: ScenarioResult[]): ScaleResult {
       tally: { events: n, status: { publish: n }, duration: { overMonth: 0, multiDay: 0, sameDay: n }, allDay: 0, hidden: 0, featured: 0, timezones: {}, withVenue: n } },
     skew: { topCategoryShare: 0.3, topVenueShare: 0.1, topTagShare: 0.05 },
     targets: { event: { id: 1, slug: 's' }, category: { id: 2, share: 0.01 }, venue: { id: 3, share: 0.1 }, month: { start: '2026-06-01', end: '2026-06-30' },
-      categoryIds: [1, 2], runTag: 'r' },
+      topCategory: { id: 4, share: 0.3 }, tag: { id: 5, share: 0.05 }, organizer: { id: 6, share: 0.05 }, categoryIds: [1, 2], runTag: 'r' },
     scenarios: list, baseline: [], ms: 1,
   };
 }
