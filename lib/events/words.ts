@@ -86,7 +86,9 @@ const unchanged: WordPlan = planOf([], (r) => r, async () => {});
  * transaction carries the event's marker and the index is brought up to date after it (syncWords).
  */
 export async function planWords(prev: EventItem | null, next: EventItem | null, room: number): Promise<WordPlan> {
-  if (!wordsMayChange(prev, next)) return unchanged;
+  // A record without `ws` may have an index behind it (changed after its transaction, or written before the index
+  // existed): any write of it compares with the manifest.
+  if (!wordsMayChange(prev, next) && (prev === null || prev.ws === WORD_RULES)) return unchanged;
   const id = (next ?? prev)!.id;
   const goal = next ? wordTarget(next) : null;
   const manifest: Manifest = prev === null ? EMPTY_MANIFEST

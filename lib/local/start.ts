@@ -149,6 +149,19 @@ async function main(): Promise<void> {
   const actualPort = await listen(server, host, port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   process.stdout.write(`Calendar API listening on http://${shownHost}:${actualPort}/${NAMESPACE}\n`);
+  // Search index work that a stopped server left unfinished (lib/store/words.ts), now and every ten minutes.
+  void finishIndexWork(true);
+  setInterval(() => void finishIndexWork(false), 600_000).unref();
+}
+
+async function finishIndexWork(all: boolean): Promise<void> {
+  try {
+    const [{ repairWords }, { wordTarget }] = await Promise.all([import('../store/words.js'), import('../events/words.js')]);
+    const done = await repairWords(wordTarget, 100, all ? Date.now() + 60_000 : Date.now());
+    if (done) info(`Search index: finished the work of ${done} earlier write(s).`);
+  } catch (e) {
+    info(`Search index: could not finish earlier writes' work (${(e as Error).message}); it is tried again later.`);
+  }
 }
 
 main().catch(async (e: unknown) => {

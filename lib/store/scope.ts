@@ -5,6 +5,7 @@
  * never talks to DynamoDB (the root function) can run requests in a scope without bundling the SDK.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setMaxListeners } from 'node:events';
 
 export interface Meter {
   requests: number;
@@ -39,7 +40,11 @@ export const currentMeter = (): Meter | null => scopes.getStore()?.meter ?? null
 export function deadlineSignal(): AbortSignal | undefined {
   const scope = scopes.getStore();
   if (!scope || scope.deadline === null) return undefined;
-  scope.signal ??= AbortSignal.timeout(Math.max(0, scope.deadline - Date.now()));
+  if (!scope.signal) {
+    scope.signal = AbortSignal.timeout(Math.max(0, scope.deadline - Date.now()));
+    // Every DynamoDB call of the request listens to it, and a list runs dozens at once.
+    setMaxListeners(1000, scope.signal);
+  }
   return scope.signal;
 }
 

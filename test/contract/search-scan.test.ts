@@ -20,11 +20,11 @@ const EVERY_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
 function fold(text: string): string {
-  const decomposed = [...text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFD')];
   const kept: string[] = [];
-  for (const ch of decomposed) {
+  let base = '';
+  for (const ch of text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFD')) {
     const isMark = /\p{M}/u.test(ch);
-    const base = [...kept].reverse().find((c) => !/\p{M}/u.test(c)) ?? '';
+    if (!isMark) base = ch;
     if (isMark && LATIN_GREEK_CYRILLIC.test(base)) continue;
     kept.push(ch);
   }
