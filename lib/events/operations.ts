@@ -11,7 +11,6 @@ import { json, type HttpResult } from '../http/response.js';
 import { IdPool } from '../store/ids.js';
 import { ReadSet } from '../store/reads.js';
 import { createRecord, deleteRecord, rewriteRecord, trashed, trashTransition, withSlug } from '../store/kit.js';
-import { foldCounters } from '../store/counters.js';
 import { getPost } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
 import { retryConflicts } from '../store/retry.js';
@@ -88,8 +87,11 @@ async function loadForWrite(ctx: RequestContext<RecordRefParams>): Promise<Event
   return item;
 }
 
-/** Actions a transaction can still take besides `extras` and the record's own (record, old and new slug guard). */
-const roomLeft = (extras: TransactItem[]): number => 100 - foldCounters(extras).length - 3;
+/**
+ * Actions a transaction can still take besides `extras` and the record's own (record, old and new slug guard); counter
+ * updates of one item folded into one make it at most this many more.
+ */
+const roomLeft = (extras: TransactItem[]): number => 100 - extras.length - 3;
 
 const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !== undefined });
 

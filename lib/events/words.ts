@@ -19,12 +19,14 @@ export function wordTarget(record: Item | null): WordTarget {
   if (!isEvent(record) || record.hidden) return NOTHING;
   const shown = new Map<string, string>();
   const hidden = new Map<string, string>();
-  // Languages without a translation show the same text: their terms are computed once.
+  // Languages without a translation show the same text: their terms are computed once (with one language, the
+  // usual case, every language shows the first one's text).
+  const single = Object.keys(record.tr).length <= 1;
   const cache = new Map<string, { visible: Set<string>; rest: Set<string> }>();
   LANGUAGES.forEach((lang, i) => {
     const title = textOf(record, lang, 'title');
     const rest = [textOf(record, lang, 'excerpt'), textOf(record, lang, 'description')];
-    const key = JSON.stringify([title, rest]);
+    const key = single ? '' : JSON.stringify([title, rest]);
     let terms = cache.get(key);
     if (!terms) {
       const restText = rest.map(htmlToText);
@@ -37,8 +39,16 @@ export function wordTarget(record: Item | null): WordTarget {
   });
   const all = new Set([...shown.keys(), ...hidden.keys()]);
   if (all.size > MAX_TERMS) return { terms: new Map(), facts: eventFacts(record), tooLarge: true };
+  // Terms share a few distinct values (they differ only in their languages).
+  const values = new Map<string, string>();
+  const valueOf = (langs: string, hiddenLangs: string): string => {
+    const k = `${langs}|${hiddenLangs}`;
+    let v = values.get(k);
+    if (v === undefined) values.set(k, (v = wordValue(record, langs, hiddenLangs)));
+    return v;
+  };
   return {
-    terms: new Map([...all].map((t) => [t, wordValue(record, shown.get(t) ?? '', hidden.get(t) ?? '')])),
+    terms: new Map([...all].map((t) => [t, valueOf(shown.get(t) ?? '', hidden.get(t) ?? '')])),
     facts: eventFacts(record),
     tooLarge: false,
   };

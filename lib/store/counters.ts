@@ -9,16 +9,18 @@ const COUNTER_EXPRESSION = /^ADD #c\d+ :c\d+(, #c\d+ :c\d+)*$/;
 
 /** An unconditional `ADD` of numbers to one item. */
 export function counterAdd(key: { PK: string; SK: string }, deltas: Record<string, number>): TransactItem {
-  const entries = Object.entries(deltas);
-  return {
-    Update: {
-      TableName: table(),
-      Key: key,
-      UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
-      ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
-      ExpressionAttributeValues: Object.fromEntries(entries.map(([, d], i) => [`:c${i}`, d])),
-    },
-  };
+  // A plain loop: an event write builds one of these for every search term and count item it moves.
+  const names: Record<string, string> = {};
+  const values: Record<string, number> = {};
+  let expression = 'ADD';
+  let i = 0;
+  for (const name in deltas) {
+    names[`#c${i}`] = name;
+    values[`:c${i}`] = deltas[name]!;
+    expression += `${i ? ',' : ''} #c${i} :c${i}`;
+    i++;
+  }
+  return { Update: { TableName: table(), Key: key, UpdateExpression: expression, ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
 }
 
 /**

@@ -3,8 +3,8 @@
  * (lib/store/README.md "Event counts"). Both are written in the event's own transaction, from its list facts:
  *
  * - **count items** `PK = C#<source>`, `SK = <utc month>` for every source an event is in (all listed events, each
- *   record it links to, the featured events; lib/store/event-sources.ts): per status, the events (not hidden from
- *   listings) whose UTC start falls in that month (`<status>`) and on each of its days (`<status>#<dd>`).
+ *   record it links to, the featured events; lib/store/event-sources.ts): per status (one letter, countAttribute),
+ *   the events (not hidden from listings) whose UTC start falls in that month (`p`) and on each of its days (`p07`).
  * - **span items** `PK = SPAN#<t>`, `SK = <utc start>#<id>`: events longer than 2^SHORT_BUCKET hours, by tier
  *   t = ⌈b / 2⌉ of their duration bucket b = ⌈log2(hours)⌉ (at most 4^t hours long), so every event of tier t
  *   still running at an instant X started after X − 4^t hours: "events in the window that end after its end"
@@ -37,6 +37,12 @@ export const spanPartition = (tier: number): string => `SPAN#${tier}`;
 
 const counted = (e: LinkFacts | null): e is LinkFacts => e !== null && !e.hidden;
 
+/** One letter per status, so that a month item of a busy source (up to 31 days × 6 statuses) stays small to read. */
+const STATUS_CODES: Record<string, string> = { publish: 'p', future: 'f', draft: 'd', pending: 'n', private: 'v', trash: 't' };
+/** The count attribute of a status in a month (`p`), or on one of its days (`p07`), after the source's prefix. */
+export const countAttribute = (prefix: string, status: string, day?: string): string =>
+  `${prefix}${STATUS_CODES[status] ?? `(${status})`}${day ?? ''}`;
+
 /** The sources (count partitions) a listed event is in: every event, its links, the featured events. */
 function sourcesOf(e: LinkFacts): string[] {
   return [
@@ -60,8 +66,9 @@ export function countUpdates(moves: { source: string; startUtc: string; status: 
     const key = `${m.source}\u0000${month}`;
     const entry = byItem.get(key) ?? { source: m.source, month, deltas: new Map<string, number>() };
     byItem.set(key, entry);
-    const name = `${m.prefix ?? ''}${m.status}`;
-    for (const attr of [name, `${name}#${m.startUtc.slice(8, 10)}`]) entry.deltas.set(attr, (entry.deltas.get(attr) ?? 0) + m.delta);
+    for (const attr of [countAttribute(m.prefix ?? '', m.status), countAttribute(m.prefix ?? '', m.status, m.startUtc.slice(8, 10))]) {
+      entry.deltas.set(attr, (entry.deltas.get(attr) ?? 0) + m.delta);
+    }
   }
   return [...byItem.values()].flatMap(({ source, month, deltas }) => {
     const moved = [...deltas].filter(([, d]) => d !== 0);
@@ -111,14 +118,14 @@ async function sumDays(source: EventSource, firstDay: string, lastDay: string, s
     const month = String(item.SK);
     const whole = firstDay <= `${month}-01` && shiftDay(lastDay, 1).slice(0, 7) > month;
     for (const status of statuses) {
-      const name = `${source.prefix}${status}`;
+      const name = countAttribute(source.prefix, status);
       if (whole) {
         sum += (item[name] as number | undefined) ?? 0;
         continue;
       }
       for (const [attr, n] of Object.entries(item)) {
-        if (!attr.startsWith(`${name}#`)) continue;
-        const day = `${month}-${attr.slice(name.length + 1)}`;
+        if (attr.length !== name.length + 2 || !attr.startsWith(name)) continue;
+        const day = `${month}-${attr.slice(name.length)}`;
         if (day >= firstDay && day <= lastDay) sum += n as number;
       }
     }

@@ -7,7 +7,8 @@
  *   `<utc start>|<utc end>|<status>|<author>|<languages>|<languages, hidden text only>` (languages as indexes into
  *   LANGUAGES; "hidden text" is the description and excerpt of a password-protected event, which only a caller
  *   who sent its password may search).
- * - **count items** `PK = C#W#<term>`, `SK = <utc month>`: `<language>:<status>` and `<language>:<status>#<dd>`.
+ * - **count items** `PK = C#W#<term>`, `SK = <utc month>`: as every source's (lib/store/event-counts.ts), with the
+ *   language's index in front: `0p`, `0p07`.
  * - **manifest** `PK = POST#<id>`, `SK = WORDS`: what the index holds for the event (`t`: term → value as in the
  *   bucket; `x`: its entry in the unindexed partition), and `mv`, its version.
  * - **unindexed** `PK = WX`, `SK = <utc start>#<id>`: events with more than MAX_TERMS terms, which searches read and
@@ -24,9 +25,10 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LANGUAGES, type Language } from '../model/language.js';
 import { db, table } from './client.js';
 import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
-import { countUpdates } from './event-counts.js';
+import { countAttribute } from './event-counts.js';
+import { counterAdd } from './counters.js';
 import type { EventSource } from './event-sources.js';
-import { pad, postKey } from './keys.js';
+import { countKey, pad, postKey } from './keys.js';
 import { batchGet, getItem, queryAll, type Item } from './records.js';
 import { transact } from './kit.js';
 import { timeLeft } from './scope.js';
@@ -55,9 +57,17 @@ export const wordValue = (e: { startUtc: string; endUtc: string; status: string;
 const langIndex = (lang: Language): string => String(LANGUAGES.indexOf(lang));
 
 interface Parsed { startUtc: string; endUtc: string; status: string; author: number; langs: string; hidden: string }
+/** The values of one event's terms are few distinct strings (they differ only in languages): parsed once each. */
+const parsedValues = new Map<string, Parsed>();
 function parse(value: string): Parsed {
-  const [startUtc, endUtc, status, author, langs, hidden] = value.split('|');
-  return { startUtc: startUtc!, endUtc: endUtc!, status: status!, author: Number(author), langs: langs!, hidden: hidden ?? '' };
+  let p = parsedValues.get(value);
+  if (!p) {
+    const [startUtc, endUtc, status, author, langs, hidden] = value.split('|');
+    p = { startUtc: startUtc!, endUtc: endUtc!, status: status!, author: Number(author), langs: langs!, hidden: hidden ?? '' };
+    if (parsedValues.size > 1000) parsedValues.clear();
+    parsedValues.set(value, p);
+  }
+  return p;
 }
 
 /** The transaction items of one term's move from `before` to `after` (bucket values; undefined = absent). */
@@ -75,11 +85,31 @@ function termItems(id: number, term: string, before: string | undefined, after: 
     items.push({ Update: { TableName: table(), Key: { PK: pk, SK: next.startUtc.slice(0, 10) }, UpdateExpression: 'SET #e = :v',
       ExpressionAttributeNames: attr, ExpressionAttributeValues: { ':v': after } } });
   }
-  const moves = [
-    ...(old ? [...old.langs].map((l) => ({ source: pk, startUtc: old.startUtc, status: old.status, delta: -1, prefix: `${LANGUAGES[Number(l)]}:` })) : []),
-    ...(next ? [...next.langs].map((l) => ({ source: pk, startUtc: next.startUtc, status: next.status, delta: 1, prefix: `${LANGUAGES[Number(l)]}:` })) : []),
-  ];
-  return [...items, ...countUpdates(moves)];
+  // The count items' changes, summed per month (a plain loop: an event's create runs this for every one of its terms).
+  const byMonth = new Map<string, Record<string, number>>();
+  const move = (p: Parsed, delta: number) => {
+    const month = p.startUtc.slice(0, 7);
+    const day = p.startUtc.slice(8, 10);
+    let deltas = byMonth.get(month);
+    if (!deltas) byMonth.set(month, (deltas = {}));
+    for (const l of p.langs) {
+      const total = countAttribute(l, p.status);
+      const daily = countAttribute(l, p.status, day);
+      deltas[total] = (deltas[total] ?? 0) + delta;
+      deltas[daily] = (deltas[daily] ?? 0) + delta;
+    }
+  };
+  if (old) move(old, -1);
+  if (next) move(next, 1);
+  for (const [month, deltas] of byMonth) {
+    let moved = false;
+    for (const name in deltas) {
+      if (deltas[name] === 0) delete deltas[name];
+      else moved = true;
+    }
+    if (moved) items.push(counterAdd(countKey(pk, month), deltas));
+  }
+  return items;
 }
 
 /** The marker that the event's own transaction puts when its index may change. */
@@ -263,7 +293,7 @@ export function wordSource(term: string, lang: Language, hidden = false): EventS
   const l = langIndex(lang);
   return {
     counts: pk,
-    prefix: `${lang}:`,
+    prefix: l,
     factual: false,
     queries: (_meta, from, to) => [{
       input: { KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
@@ -282,6 +312,7 @@ export function wordSource(term: string, lang: Language, hidden = false): EventS
 
 /** Events too large to index term by term, with start in [from, to]: every search checks them on their records. */
 export async function unindexedEvents(from: string, to: string): Promise<EventIndexEntry[]> {
+  if (from > to) return [];
   const items = await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': UNINDEXED_PARTITION, ':from': from, ':to': `${to}#~` } });
   return items.map(entryOfItem);

@@ -13,6 +13,8 @@ const EVERY_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
 
 /** NFKC, full case folding (ß → ss, final sigma → σ), diacritics of Latin, Greek and Cyrillic letters removed. */
 export function foldText(text: string): string {
+  // ASCII has no marks, and NFKC leaves it alone: lower case is all there is to do.
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
   const folded = text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFD');
   let out = '';
   let base = '';

@@ -11,7 +11,7 @@
 import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventCreateExtras } from '../../lib/events/operations.js';
 import { WORD_RULES, wordTarget } from '../../lib/events/words.js';
-import { LANGUAGES } from '../../lib/model/language.js';
+import { countAttribute } from '../../lib/store/event-counts.js';
 import { countKey } from '../../lib/store/keys.js';
 import { wordPartition } from '../../lib/store/words.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
@@ -561,6 +561,8 @@ export interface SeedEventsOptions {
   /** BatchWriteItem calls in flight (default 8). */
   concurrency?: number;
   onProgress?: (done: number, n: number) => void;
+  /** Writes the search index too (default true; a few hundred items per day of events). */
+  searchIndex?: boolean;
 }
 
 export interface SeedEventsResult {
@@ -640,9 +642,7 @@ export class WordIndexBuilder {
             let attrs = counts.get(termId);
             if (!attrs) counts.set(termId, (attrs = new Map()));
             for (const l of langs) {
-              const name = `${LANGUAGES[Number(l)]}:${e.status}`;
-              attrs.set(name, (attrs.get(name) ?? 0) + 1);
-              attrs.set(`${name}#${day.slice(8, 10)}`, (attrs.get(`${name}#${day.slice(8, 10)}`) ?? 0) + 1);
+              for (const name of [countAttribute(l, e.status), countAttribute(l, e.status, day.slice(8, 10))]) attrs.set(name, (attrs.get(name) ?? 0) + 1);
             }
           }
         }
@@ -661,13 +661,13 @@ export async function seedEvents(o: SeedEventsOptions): Promise<SeedEventsResult
   const fold = new CounterFold();
   const tally = emptyTally();
   const itemTypes: Record<string, number> = {};
-  const words = new WordIndexBuilder();
+  const words = o.searchIndex === false ? null : new WordIndexBuilder();
   let done = 0;
   function* puts(): Generator<Item> {
     for (let i = 0; i < o.n; i++) {
       const g = gen.event(o.firstId + i);
       tallyEvent(tally, g);
-      words.add(g.item);
+      words?.add(g.item);
       for (const put of foldTransactItems(eventTransactItems(g.item, g.slug), fold)) {
         const type = String(put.PK).split('#')[0]!;
         itemTypes[type] = (itemTypes[type] ?? 0) + 1;
@@ -679,7 +679,7 @@ export async function seedEvents(o: SeedEventsOptions): Promise<SeedEventsResult
   }
   const stats = await writeAll(o.client, o.table, chunks(puts(), 25), o.concurrency ?? 8);
   function* indexPuts(): Generator<Item> {
-    for (const item of words.items()) {
+    for (const item of words?.items() ?? []) {
       const type = String(item.PK).split('#')[0]!;
       itemTypes[type] = (itemTypes[type] ?? 0) + 1;
       yield item;

@@ -363,9 +363,14 @@ export async function runWarm(o: WarmOptions): Promise<WarmResult> {
     { group: 'events', kind: 'list', label: 'GET /events', event: fixed(httpApiEvent('GET', `${API}/events`)), expect: 200 },
     {
       group: 'events', kind: 'create', label: 'POST /events (venue id, 2 categories)', expect: 201,
-      event: (i) => httpApiEvent('POST', `${API}/events`, { token, body: {
-        title: `Warm create ${i}`, status: 'publish', start_date: '2031-03-01 10:00:00', end_date: '2031-03-01 12:00:00',
-        venue: venues[1], categories: categories.slice(1, 3) } }),
+      // A day of its own per create (as a calendar's events spread over its days): the search index keeps one item per
+      // word and day, which the stub would otherwise copy whole on every write of a day holding thousands of events.
+      event: (i) => {
+        const day = new Date(Date.UTC(2031, 0, 1) + (i % 3650) * 86_400_000).toISOString().slice(0, 10);
+        return httpApiEvent('POST', `${API}/events`, { token, body: {
+          title: `Warm create ${i}`, status: 'publish', start_date: `${day} 10:00:00`, end_date: `${day} 12:00:00`,
+          venue: venues[1], categories: categories.slice(1, 3) } });
+      },
     },
   ];
   for (const g of ['venues', 'organizers', 'categories', 'tags'] as const) {
