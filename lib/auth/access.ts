@@ -69,6 +69,16 @@ const NOT_TRASHED: PostStatus[] = ['publish', 'future', 'draft', 'pending', 'pri
  * each record, so a list can be counted by status; otherwise null (authors and contributors see their own
  * unpublished records too).
  */
+/**
+ * For a logged-in caller who is not an editor: the statuses they see of everyone's records (published) and those they
+ * see of their own only (contributors and up: the rest), so that each part can be counted on its own.
+ */
+export function ownAndPublished(caller: Caller | null, statuses: PostStatus[] | undefined): { everyone: PostStatus[]; own: PostStatus[] } | null {
+  if (!caller || caller.role === 'editor') return null;
+  const asked = statuses ?? NOT_TRASHED;
+  return { everyone: asked.filter((s) => s === 'publish'), own: atLeast(caller.role, 'contributor') ? asked.filter((s) => s !== 'publish') : [] };
+}
+
 export function countableStatuses(caller: Caller | null, statuses: PostStatus[] | undefined): PostStatus[] | null {
   if (caller?.role === 'editor') return statuses ?? NOT_TRASHED;
   if (!caller) return (statuses ?? ['publish']).filter((s) => s === 'publish');

@@ -2,7 +2,7 @@
  * GET /events (reference §5.1, §6; contract §6, §9): the date window is read from the byStart index, filtered
  * on the index items, counted exactly, and only the requested page is fetched in full.
  */
-import { countableStatuses, listVisible } from '../auth/access.js';
+import { countableStatuses, listVisible, ownAndPublished } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
@@ -12,7 +12,7 @@ import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagina
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
-import { allEvents, featuredSource, linkSource, readSource, type EventSource } from '../store/event-sources.js';
+import { allEvents, authorSource, featuredSource, linkSource, readSource, type EventSource } from '../store/event-sources.js';
 import { byStart } from '../store/entries.js';
 import { unindexedEvents, wordSource } from '../store/words.js';
 import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry } from '../store/events.js';
@@ -121,12 +121,18 @@ const flip = (b: Bound): Bound => ({ utc: b.utc, inclusive: !b.inclusive });
  * With "ends after A", the events starting from A on are counted like any window, and those that start before A but
  * are still running at A come from runningPast, which reads only events that can be (they precede the others).
  */
-async function countedPage(ctx: RequestContext<EventListParams>, window: ListWindow, page: number, perPage: number):
-  Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
+async function countedPage(ctx: RequestContext<EventListParams>, window: ListWindow, page: number, perPage: number,
+  userId: number | null): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
-  const statuses = countableStatuses(ctx.caller, p.status);
   const source = countedSource(ctx);
-  if (!statuses || !source || (!window.startMin && !window.endMin)) return null;
+  if (!source || (!window.startMin && !window.endMin)) return null;
+  const statuses = countableStatuses(ctx.caller, p.status);
+  // Authors and contributors see everyone's published events and their own in other statuses: two counted parts.
+  const split = statuses || source !== allEvents || userId === null ? null : ownAndPublished(ctx.caller, p.status);
+  const parts = statuses ? [{ source, statuses }]
+    : split ? [{ source, statuses: split.everyone }, { source: authorSource(userId!), statuses: split.own }].filter((x) => x.statuses.length)
+      : null;
+  if (!parts) return null;
   // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
   const hi = (window.endMax ? stricter(window.startMax, window.endMax, 'startMax') : window.startMax)
     ?? { utc: '9999-12-31 23:59:59', inclusive: true };
@@ -135,23 +141,27 @@ async function countedPage(ctx: RequestContext<EventListParams>, window: ListWin
   const lo = afterEndMin ? (window.startMin ? stricter(window.startMin, endMin, 'startMin') : endMin) : window.startMin!;
   const meta = await readMeta();
   const endsBy = (e: EventIndexEntry) => within(e.endUtc, undefined, window.endMax);
-  const [starting, runningPastEnd, before] = await Promise.all([
-    countStarts(source, meta, lo, hi, statuses),
-    window.endMax ? runningPast(source, meta, window.endMax, lo, hi, statuses) : [],
-    afterEndMin ? runningPast(source, meta, flip(endMin), window.startMin ?? OPEN_START, flip(endMin), statuses) : [],
-  ]);
-  const earlier = before.filter(endsBy);
+  const counted = await Promise.all(parts.map(async (part) => {
+    const [starting, runningPastEnd, before] = await Promise.all([
+      countStarts(part.source, meta, lo, hi, part.statuses),
+      window.endMax ? runningPast(part.source, meta, window.endMax, lo, hi, part.statuses) : [],
+      afterEndMin ? runningPast(part.source, meta, flip(endMin), window.startMin ?? OPEN_START, flip(endMin), part.statuses) : [],
+    ]);
+    const earlier = before.filter(endsBy);
+    return { ...part, earlier, total: earlier.length + Math.max(0, starting - runningPastEnd.length) };
+  }));
   // A search also finds the events too large for the word index, from their records.
   const words = p.search !== undefined ? queryWords(p.search) : null;
-  const inWindow = (e: EventIndexEntry) => statuses.includes(e.status as PostStatus) && !e.hidden
+  const inWindow = (e: EventIndexEntry) => statuses!.includes(e.status as PostStatus) && !e.hidden
     && within(e.startUtc, window.startMin, hi) && within(e.endUtc, window.endMin, window.endMax);
   const extra = words ? (await unindexedMatches(ctx, { startFrom: afterEndMin ? undefined : lo.utc, startTo: hi.utc }, inWindow, words))
     .map(entryOf) : [];
-  const total = earlier.length + extra.length + Math.max(0, starting - runningPastEnd.length);
+  const total = extra.length + counted.reduce((sum, part) => sum + part.total, 0);
   if ((page - 1) * perPage >= total) return { total, slice: [], full: null };
-  const listed = [...earlier, ...await readEventsFrom(source, meta, lo, hi, page * perPage - earlier.length,
-    (e) => statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e))];
-  return { total, slice: [...listed, ...extra].sort(byStart).slice((page - 1) * perPage, page * perPage), full: null };
+  // Each part's first page × per_page entries in start order hold the merged list's first page × per_page.
+  const listed = await Promise.all(counted.map(async (part) => [...part.earlier, ...await readEventsFrom(part.source, meta, lo, hi,
+    page * perPage - part.earlier.length, (e) => part.statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e))]));
+  return { total, slice: [...listed.flat(), ...extra].sort(byStart).slice((page - 1) * perPage, page * perPage), full: null };
 }
 
 export async function listEvents(ctx: RequestContext<EventListParams>): Promise<HttpResult> {
@@ -165,7 +175,7 @@ export async function listEvents(ctx: RequestContext<EventListParams>): Promise<
   }, config().siteTimezone);
   const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
   const accept = listTest(ctx, window, userId);
-  const counted = window ? await countedPage(ctx, window, page, perPage) : null;
+  const counted = window ? await countedPage(ctx, window, page, perPage, userId) : null;
   const { total, slice, full } = counted ?? await filteredList(ctx, window, accept);
   const totalPages = Math.ceil(total / perPage);
   if (slice.length === 0 && page > 1) {

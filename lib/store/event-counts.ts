@@ -22,7 +22,7 @@ import { counterAdd } from './counters.js';
 import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
 import type { EventSource } from './event-sources.js';
 import { durationBucket, fromUtcMs, toUtcMs, type EventsMeta } from './events.js';
-import { countKey, FEATURED_PARTITION, relPartition } from './keys.js';
+import { authorPartition, countKey, FEATURED_PARTITION, relPartition } from './keys.js';
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
 import { queryAll } from './records.js';
@@ -52,6 +52,7 @@ function sourcesOf(e: LinkFacts): string[] {
     ...e.categories.map((id) => relPartition('category', id)),
     ...e.tags.map((id) => relPartition('tag', id)),
     ...(e.featured ? [FEATURED_PARTITION] : []),
+    authorPartition(e.author),
   ];
 }
 

@@ -6,7 +6,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
 import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
-import { eventYearPartition, FEATURED_PARTITION, relPartition } from './keys.js';
+import { authorPartition, eventYearPartition, FEATURED_PARTITION, relPartition } from './keys.js';
 import { queryAll, type Item } from './records.js';
 
 export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
@@ -74,6 +74,9 @@ const ids = (v: number[] | number | undefined): number[] => (Array.isArray(v) ? 
 export const linkSource = (kind: LinkKind, id: number): EventSource => entryPartition(relPartition(kind, id), (e) => ids(
   kind === 'venue' ? e.venue : kind === 'organizer' ? e.organizers : kind === 'category' ? e.categories : e.tags,
 ).includes(id));
+
+/** The listed events of one author (what authors and contributors see of their own beyond published events). */
+export const authorSource = (author: number): EventSource => entryPartition(authorPartition(author), (e) => e.author === author);
 
 /** The featured events (listed ones only: hidden events have no entries). */
 export const featuredSource: EventSource = entryPartition(FEATURED_PARTITION, (e) => e.featured === true);

@@ -24,6 +24,8 @@ export const eventStartSortKey = (startUtc: string, id: number) => `${startUtc}#
 
 /** Relationship partition of a record's events (lib/store/README.md "Links"). */
 export const relPartition = (kind: 'venue' | 'organizer' | 'category' | 'tag', id: number): string => `REL#${kind}#${id}`;
+/** The listed events of one author, sorted by start like a relationship partition. */
+export const authorPartition = (author: number): string => `AUTHOR#${author}`;
 /** The featured events, sorted by start like a relationship partition: `featured=true` lists read only these. */
 export const FEATURED_PARTITION = 'FEATURED';
 /** Count items of an event source (lib/store/event-counts.ts): one per UTC month of the start. */

@@ -7,7 +7,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
-import { eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey } from './keys.js';
+import { authorPartition, eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey } from './keys.js';
 import { byStart, entryItem, entryOfItem } from './entries.js';
 import type { EventIndexEntry } from './events.js';
 import { eventCountItems } from './event-counts.js';
@@ -74,6 +74,16 @@ export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null
     items.push({ Delete: { TableName: table(), Key: { PK: FEATURED_PARTITION, SK: eventStartSortKey(prev.startUtc, prev.id) } } });
   }
   if (inFeaturedIndex(next)) items.push({ Put: { TableName: table(), Item: entryItem(FEATURED_PARTITION, next) } });
+  // The author's partition of listed events (authors' and contributors' own lists are counted on it).
+  const listedPrev = prev && !prev.hidden ? prev : null;
+  const listedNext = next && !next.hidden ? next : null;
+  if (listedPrev && !(listedNext && listedNext.author === listedPrev.author && listedNext.startUtc === listedPrev.startUtc)) {
+    items.push({ Delete: { TableName: table(), Key: { PK: authorPartition(listedPrev.author), SK: eventStartSortKey(listedPrev.startUtc, listedPrev.id) } } });
+  }
+  if (listedNext && JSON.stringify(listedPrev && entryItem(authorPartition(listedPrev.author), listedPrev))
+    !== JSON.stringify(entryItem(authorPartition(listedNext.author), listedNext))) {
+    items.push({ Put: { TableName: table(), Item: entryItem(authorPartition(listedNext.author), listedNext) } });
+  }
 
   const targets = new Map([...linkTargets(prev), ...linkTargets(next)].map((t) => [targetId(t), t]));
   for (const [key, t] of targets) {

@@ -120,6 +120,23 @@ describe('GET /events totals from counts — who sees what', () => {
   });
 });
 
+describe('GET /events totals from counts — an author\'s own events', () => {
+  it('an author sees everyone\'s published events and their own drafts, counted on both parts', async () => {
+    const author = await tokenFor('author', `counted-own-${word}`);
+    const res = await api('/events', { method: 'POST', token: author, body: { title: `Counted o ${word}`, start_date: d('02-12', '10:00:00'),
+      end_date: d('02-12', '11:00:00'), status: 'draft', categories: [links.category], venue: links.venue, featured: true } });
+    expect(res.status).toBe(201);
+    specOf.set(res.json.id as number, { key: 'o', start: d('02-12', '10:00:00'), end: d('02-12', '11:00:00'), status: 'draft' });
+    await expectWindow(window, ['a', 'b', 'o', 'd', 'f'], author);
+    await expectWindow({ ...window, status: 'draft' }, ['o'], author);
+    await expectWindow({ ...window, status: 'draft,publish' }, ['a', 'b', 'o', 'd', 'f'], author);
+    // Other callers do not see it.
+    await expectWindow(window, ['a', 'b', 'd', 'f']);
+    expect((await api(`/events/${res.json.id}`, { method: 'DELETE', token: author, query: { force: 'true' } })).status).not.toBe(200);
+    expect((await api(`/events/${res.json.id}`, { method: 'DELETE', token, query: { force: 'true' } })).status).toBe(200);
+  });
+});
+
 describe('GET /events totals from counts — window shapes', () => {
   it('strict bounds inside days (partial days at both edges)', async () => {
     await expectWindow({ start_date: `${Y}-01-20T00:00:01Z`, end_date: `${Y}-03-10T22:30:00Z`, strict_dates: true }, ['b', 'd']);
