@@ -34,6 +34,11 @@ export type TermItem = {
   cnt: number;
   /** Direct child categories: maintained by ADD in the children's transactions. Absent = 0. */
   kids?: number;
+  /**
+   * Categories: 1 when `cnt` > 0, plus the direct children whose `linked` > 0 — so `linked` > 0 when the category or a
+   * descendant has published events (lib/store/nonempty.ts). Maintained by ADD like `cnt`. Absent = 0; tags have none.
+   */
+  linked?: number;
   GSI1PK: string;
   GSI1SK: string;
   GSI2PK: string;
@@ -138,6 +143,8 @@ export function newTermItem(taxonomy: Taxonomy, id: number, lang: Language, fiel
     tr: { [lang]: { name: fields.name, ...(fields.description !== undefined ? { description: fields.description } : {}) } },
     lang0: lang,
     cnt: fields.cnt ?? 0,
+    // A new category has no children: it is not empty when its own count is not.
+    ...(isHierarchical(taxonomy) ? { linked: (fields.cnt ?? 0) > 0 ? 1 : 0 } : {}),
   });
 }
 

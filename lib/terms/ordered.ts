@@ -123,7 +123,7 @@ export async function pageInNameOrder(taxonomy: Taxonomy, lang: Language, desc: 
     for (const p of due) {
       const entry = terms.get(p.id);
       // A term renamed since its item was read shows up where its name now puts it (or not at all until then).
-      p.entry = entry && nameSortKey(indexName(entry.nm, lang), entry.id) === p.sk ? entry : { id: p.id, slug: '', nm: {}, parent: 0, cnt: -1 };
+      p.entry = entry && nameSortKey(indexName(entry.nm, lang), entry.id) === p.sk ? entry : { id: p.id, slug: '', nm: {}, parent: 0, cnt: -1, linked: 0 };
     }
   };
 

@@ -133,7 +133,7 @@ describe('name guard keys', () => {
 
 describe('list helpers', () => {
   const entry = (id: number, name: string, extra: Partial<TermEntry> = {}): TermEntry =>
-    ({ id, slug: name.toLowerCase(), nm: { en: name.toLowerCase() }, parent: 0, cnt: 0, ...extra });
+    ({ id, slug: name.toLowerCase(), nm: { en: name.toLowerCase() }, parent: 0, cnt: 0, linked: 0, ...extra });
 
   it('sortEntries: by name (case-insensitive), ties by id, desc reverses', () => {
     const list = [entry(3, 'beta'), entry(1, 'Alpha'), entry(2, 'alpha'), entry(4, 'Élan')];
@@ -204,8 +204,11 @@ describe('with a mocked DynamoDB', () => {
     expect(ids).toEqual([101, 101, 102, 103]);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
-    const puts = items.map((i) => i.Put!);
+    const puts = items.filter((i) => i.Put).map((i) => i.Put!);
     expect(puts).toHaveLength(9);
+    // The taxonomy's counts: three more tags, all non-empty (they start with the event's count).
+    expect(items.filter((i) => i.Update).map((i) => [i.Update!.Key, Object.values(i.Update!.ExpressionAttributeValues!)]))
+      .toEqual([[{ PK: 'NONEMPTY', SK: 'tag' }, [3, 3]]]);
     const terms = puts.filter((p) => p.Item!.SK === 'TERM').map((p) => p.Item as unknown as TermItem);
     expect(created).toEqual(terms);
     expect(terms.map((t) => [t.id, t.slug, t.tr, t.lang0, t.cnt, t.parent])).toEqual([
