@@ -49,6 +49,17 @@ export function recordTransactItems(kind: LinkedKind, id: number, prev: LinkedIt
   return { items: [...nameTransactItems(kind, id, prev, next), ...kindCountItems(kind, prev, next), ...filled.items], conds: filled.conds };
 }
 
+/**
+ * How many records of the kind with one of `statuses` have (`hasEvents` true) or have not (false) events counted in
+ * `linked`; null while the non-empty counts have not been built (lib/store/nonempty-rebuild.ts).
+ */
+export async function countByEvents(kind: LinkedKind, statuses: readonly string[], hasEvents: boolean): Promise<number | null> {
+  const [filledItem, all] = await Promise.all([getItem(nonEmptyKey(kind)), hasEvents ? Promise.resolve(0) : countByStatus(kind, statuses)]);
+  if (!filledItem?.built) return null;
+  const filled = statuses.reduce((sum, s) => sum + ((filledItem[s] as number | undefined) ?? 0), 0);
+  return hasEvents ? filled : all - filled;
+}
+
 /** How many records of the kind have each of `statuses`. */
 export async function countByStatus(kind: LinkedKind, statuses: readonly string[]): Promise<number> {
   const item = await getItem(kindCountKey(kind));

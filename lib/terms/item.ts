@@ -44,8 +44,6 @@ export type TermItem = {
   GSI2PK: string;
   /** The term's place in name order, by its first language's name (lib/terms/order.ts). */
   GSI2SK: string;
-  /** The byCount index's partition (sort key: `cnt`). */
-  GSI3PK: string;
 };
 
 /** Whether a stored item is a term of `taxonomy` (items come from DynamoDB untyped). */
@@ -60,7 +58,7 @@ export const TAXONOMIES = {
 
 export const isHierarchical = (taxonomy: Taxonomy): boolean => taxonomy === 'category';
 
-/** byStart partition (name order) and byCount partition that hold every term of a taxonomy. */
+/** The byStart partition that holds every term of a taxonomy in name order. */
 export const termsPartition = (taxonomy: Taxonomy): string => `TERMS#${taxonomy}`;
 
 /**
@@ -113,7 +111,7 @@ export function indexName(nm: Partial<Record<string, string>> | undefined, lang:
 }
 
 /** Recomputes the derived attributes (display names, index keys) after the text, slug or parent changed. */
-export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK'> & Partial<TermItem>): TermItem {
+export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK'> & Partial<TermItem>): TermItem {
   const nm: Partial<Record<Language, string>> = {};
   for (const lang of LANGUAGES) nm[lang] = foldName(termText(item, lang, 'name'));
   return {
@@ -124,7 +122,6 @@ export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'G
     GSI1SK: item.taxonomy,
     GSI2PK: termsPartition(item.taxonomy),
     GSI2SK: nameSortKey(nm[item.lang0] ?? '', item.id),
-    GSI3PK: termsPartition(item.taxonomy),
   } as TermItem;
 }
 
