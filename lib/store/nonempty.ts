@@ -80,7 +80,7 @@ export function sideConds(attr: string, read: number, delta: number): Cond[] {
   const after = read + delta > 0;
   if (before !== after) return [{ attr, op: '=', value: read }];
   if (before) return [{ attr, op: '>=', value: Math.max(1, 1 - delta) }];
-  return [{ attr, op: '<=', value: Math.min(0, -delta) }];
+  return [{ attr, op: '<=', value: Math.min(0, 0 - delta) }];
 }
 
 /** +1 when a counter read as `read` becomes positive by `delta`, −1 when it stops being positive, else 0. */
