@@ -4,10 +4,11 @@
  * writes the kind's count item with `built`. Lists use a count item only once it is built (until then they read and
  * count as before). Idempotent: running it again recomputes the same values.
  *
- * It must run while nothing writes the records it counts: a change between its read and its write of the count item
- * would be lost. The local server runs it at start, before it listens, for each kind whose count item is missing; a
- * deployed table runs `npm run counts:rebuild` (lib/local/rebuild-counts.ts) with writes stopped, a few seconds after
- * the last one (it reads the byStart index, which is eventually consistent).
+ * The count item is replaced only if no write moved it since before the partition was read (otherwise the kind is
+ * read again), but the partition is an eventually consistent index: a write that landed just before the read may not
+ * show in it yet. So it runs while nothing writes: the local server runs it at start, before it listens, for each kind
+ * whose count item is not built; a deployed table runs `npm run counts:rebuild` (lib/local/rebuild-counts.ts) with
+ * writes stopped.
  */
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
