@@ -45,7 +45,7 @@ export interface PlannedLinks {
   tags?: number[];
   /** Post ids taken for the caller ahead of the new records' (the event's own id on create). */
   leadingIds: number[];
-  transactItems(prev: EventItem | null, next: EventItem): TransactItem[];
+  transactItems(prev: EventItem | null, next: EventItem): Promise<TransactItem[]>;
   /** The linked records as they are after the write (term counts included), for the response. */
   embeds(prev: EventItem | null, next: EventItem, ctx: RequestContext<EventWriteParams>): Embedded;
 }
@@ -197,10 +197,10 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
   return {
     ...out,
     leadingIds: postIds.slice(0, leading),
-    transactItems: (prev, next) => [
+    transactItems: async (prev, next) => [
       ...inline.flatMap((p) => p.build(prev, next)),
       ...nameWrites(plans.map((p) => p.names), reads),
-      ...linkTransactItems(prev && eventFacts(prev), eventFacts(next), new Set(inline.map((p) => p.key).filter(Boolean))),
+      ...await linkTransactItems(prev && eventFacts(prev), eventFacts(next), reads, new Set(inline.map((p) => p.key).filter(Boolean))),
     ],
     embeds: (prev, next, embedCtx) => {
       const own = new Map<string, Item>([

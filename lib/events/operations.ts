@@ -14,7 +14,7 @@ import { createRecord, deleteRecord, rewriteRecord, trashed, trashTransition, wi
 import { getPost } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
 import { retryConflicts } from '../store/retry.js';
-import { linkTransactItems } from '../store/links.js';
+import { linkTransactItems, linkTransactItemsUncounted } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { findBySlug } from '../store/slugs.js';
 import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
@@ -51,11 +51,12 @@ export async function getEvent(ctx: RequestContext<EventReadParams>): Promise<Ht
 }
 
 /**
- * What a new event writes besides its record, its slug guard and inline records: the events meta item and
- * its relationship items and counters. The benchmark seeder builds its batches from this too.
+ * What a new event writes besides its record, its slug guard and inline records: the events meta item and its
+ * relationship items and counters, without reading the linked records, so without non-empty counts (which a bulk
+ * writer rebuilds afterwards: lib/store/nonempty-rebuild.ts). The benchmark seeder builds its batches from this.
  */
 export const eventCreateExtras = (item: EventItem): TransactItem[] =>
-  [...eventsMetaUpdate(item.startUtc, item.endUtc), ...linkTransactItems(null, eventFacts(item))];
+  [...eventsMetaUpdate(item.startUtc, item.endUtc), ...linkTransactItemsUncounted(null, eventFacts(item))];
 
 /**
  * POST /events: one planning read (lib/events/links.ts), one block of ids, one transaction; the response is
@@ -70,7 +71,7 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
     const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
     const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
-    const extras = [...eventsMetaUpdate(stored.startUtc, stored.endUtc), ...links.transactItems(null, stored)];
+    const extras = [...eventsMetaUpdate(stored.startUtc, stored.endUtc), ...await links.transactItems(null, stored)];
     const words = await planWords(null, stored, roomLeft(extras));
     await words.commit(() => createRecord('event', words.record(stored), [...extras, ...words.items]));
     eventsMetaStored(stored.startUtc, stored.endUtc);
@@ -106,7 +107,7 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
     const item = moved?.record ?? written.item;
     const base = moved?.slugBase ?? written.slugBase;
     const slugged = base === undefined ? item : withSlug('event', item, await plan.reads.freeSlug('event', base, item.id, attempt));
-    const extras = [...eventsMetaUpdate(item.startUtc, item.endUtc), ...written.links.transactItems(existing, slugged)];
+    const extras = [...eventsMetaUpdate(item.startUtc, item.endUtc), ...await written.links.transactItems(existing, slugged)];
     const words = await planWords(existing, slugged, roomLeft(extras));
     const stored = words.record(slugged);
     await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
@@ -128,14 +129,15 @@ export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promi
     const existing = await loadForWrite(ctx);
     if (!force && existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const embeds = await loadEmbeds([existing], ctx);
+    const reads = new ReadSet(attempt > 0);
     if (force) {
-      const extras = linkTransactItems(eventFacts(existing), null);
+      const extras = await linkTransactItems(eventFacts(existing), null, reads);
       const words = await planWords(existing, null, roomLeft(extras));
       await words.commit(() => deleteRecord('event', existing, [...extras, ...words.items]));
       return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
     }
-    const moved = await trashed('event', existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
-    const extras = linkTransactItems(eventFacts(existing), eventFacts(moved));
+    const moved = await trashed('event', existing, nowUtcWall(), reads, attempt);
+    const extras = await linkTransactItems(eventFacts(existing), eventFacts(moved), reads);
     const words = await planWords(existing, moved, roomLeft(extras));
     const stored = words.record(moved);
     await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));

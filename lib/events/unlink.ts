@@ -7,6 +7,7 @@ import { nowUtcWall } from '../time/format.js';
 import { queryLinkedEvents, linkTransactItems, type LinkKind, type LinkFacts } from '../store/links.js';
 import { getPost } from '../store/records.js';
 import { rewriteRecord } from '../store/kit.js';
+import { ReadSet } from '../store/reads.js';
 import { retryConflicts } from '../store/retry.js';
 import { eventFacts, indexKeys, isEvent, type EventItem } from './record.js';
 
@@ -28,7 +29,9 @@ export async function unlinkEverywhere(kind: LinkKind, id: number): Promise<numb
       const item = await getPost(eventId, true);
       if (!isEvent(item)) return;
       const next = without(item, kind, id);
-      await rewriteRecord('event', item, next, linkTransactItems(eventFacts(item), eventFacts(next)));
+      // Consistent: the record being unlinked has just been trashed or emptied, and its counter crossings are counted
+      // on what is read here.
+      await rewriteRecord('event', item, next, await linkTransactItems(eventFacts(item), eventFacts(next), new ReadSet(true)));
       changed++;
     });
   }

@@ -30,7 +30,8 @@ import { pipelineStore } from '../http/pipeline-store.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { slugify } from '../text/slug.js';
 import { applyLinkedWrite, fold, PLURAL, sameContent, type LinkedItem, type LinkedKind } from './item.js';
-import { kindCountItems } from './counts.js';
+import { kindCountItems, nonEmptyMove } from './counts.js';
+import { withConds } from '../store/nonempty.js';
 import { idsInNameItem, nameKey, nameWrites, showsName, type NameChange } from './names.js';
 
 /** The parameters POST /venues (resp. /organizers) declares: inline objects are validated against them. */
@@ -92,16 +93,22 @@ export const sameRecord = (planned: LinkedDraft, d: LinkedDraft): boolean =>
   planned.kind === d.kind && fold(planned.name) === fold(d.name)
   && (d.description === undefined || fold(d.description) === fold(planned.description ?? ''));
 
-/** An Update (or, when nothing changes, a ConditionCheck) of an existing record at its read version. */
+/**
+ * An Update (or, when nothing changes, a ConditionCheck) of an existing record at its read version. Its `linked` was
+ * read with it but is not covered by the version (event writes ADD to it): when the write moves it or the record's
+ * status, a condition keeps the read value's side of zero, and the kind's non-empty counts move with it.
+ */
 function updateExisting(prev: LinkedItem, next: LinkedItem, changed: boolean, delta: number): TransactItem[] {
   const key = postKey(prev.id);
   if (!changed && delta === 0) {
     return [{ ConditionCheck: { TableName: table(), Key: key, ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'v' },
       ExpressionAttributeValues: { ':v': prev.v } } }];
   }
+  const filled = nonEmptyMove(prev.kind, prev, changed ? next : prev, delta);
   if (!changed) {
-    return [{ Update: { TableName: table(), Key: key, UpdateExpression: 'ADD #lk :lkd', ConditionExpression: '#v = :v',
-      ExpressionAttributeNames: { '#v': 'v', '#lk': 'linked' }, ExpressionAttributeValues: { ':v': prev.v, ':lkd': delta } } }];
+    return [withConds({ Update: { TableName: table(), Key: key, UpdateExpression: 'ADD #lk :lkd', ConditionExpression: '#v = :v',
+      ExpressionAttributeNames: { '#v': 'v', '#lk': 'linked' }, ExpressionAttributeValues: { ':v': prev.v, ':lkd': delta } } }, filled.conds),
+    ...filled.items];
   }
   const update = rewriteItem(key, prev, next, prev.v);
   if (delta !== 0) {
@@ -110,7 +117,7 @@ function updateExisting(prev: LinkedItem, next: LinkedItem, changed: boolean, de
     u.ExpressionAttributeNames = { ...u.ExpressionAttributeNames, '#lk': 'linked' };
     u.ExpressionAttributeValues = { ...u.ExpressionAttributeValues, ':lkd': delta };
   }
-  return [update, ...kindCountItems(prev.kind, prev, next)];
+  return [withConds(update, filled.conds), ...kindCountItems(prev.kind, prev, next), ...filled.items];
 }
 
 /**
@@ -149,6 +156,7 @@ export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, 
       { Put: { TableName: table(), Item: { ...item, linked: delta }, ConditionExpression: 'attribute_not_exists(PK)' } },
       guardPut(slugKey(d.kind, slug), id),
       ...kindCountItems(d.kind, null, item),
+      ...nonEmptyMove(d.kind, null, { ...item, linked: delta }).items,
     ],
   };
 }

@@ -14,7 +14,7 @@ import type { PostStatus } from '../model/status.js';
 import { postKey } from '../store/keys.js';
 import { hasLinkedEventFrom } from '../store/links.js';
 import { batchGet, getPost, queryAll, queryUntil, type Item } from '../store/records.js';
-import { countByStatus } from './counts.js';
+import { countByEvents, countByStatus } from './counts.js';
 import { nowUtcWall } from '../time/format.js';
 import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
 import { matchesSearch } from './search.js';
@@ -48,17 +48,21 @@ const toEntry = (item: Item): LinkedIndexEntry => ({
 });
 
 /**
- * The first `need` index entries of the kind (newest first) with a status in `statuses`, read in pages sized
- * to what is still needed.
+ * The first `need` index entries of the kind (newest first) with a status in `statuses` (and, when given, with or
+ * without events), read in pages sized to what is still needed.
  */
-async function readCollection(kind: LinkedKind, statuses: readonly string[], need: number): Promise<LinkedIndexEntry[]> {
+async function readCollection(kind: LinkedKind, statuses: readonly string[], need: number, hasEvents?: boolean): Promise<LinkedIndexEntry[]> {
   return queryUntil({
     IndexName: 'byStart',
     KeyConditionExpression: 'GSI2PK = :pk',
     ExpressionAttributeValues: { ':pk': collectionPartition(kind) },
     ScanIndexForward: false,
-  }, need, toEntry, (e) => statuses.includes(e.status));
+  }, need, toEntry, (e) => statuses.includes(e.status) && (hasEvents === undefined || (e.linked > 0) === hasEvents));
 }
+
+/** The total of a plain list; with has_events null while the kind's non-empty counts are not built (lib/linked/counts.ts). */
+const countPlain = (kind: LinkedKind, statuses: readonly string[], hasEvents: boolean | undefined): Promise<number | null> =>
+  (hasEvents === undefined ? countByStatus(kind, statuses) : countByEvents(kind, statuses, hasEvents));
 
 /** The venue or the organizers an event links to, as collection entries in collection order (newest first). */
 async function linkedOf(kind: LinkedKind, eventId: number): Promise<LinkedIndexEntry[]> {
@@ -86,17 +90,17 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
   const { page, per_page: perPage, status: statuses } = p;
   const userId = ctx.caller ? await ctx.userId() : null;
 
-  // A plain list (no event, has_events, upcoming or search filter) is counted from the kind's status counts
-  // and reads only as many index items as its page needs.
+  // A plain list (no event, upcoming or search filter) is counted from the kind's status counts (and with has_events
+  // from its non-empty counts) and reads only as many index items as its page needs.
   const countable = countableStatuses(ctx.caller, statuses);
-  const plain = countable && p.event === undefined && p.has_events === undefined && p.only_with_upcoming !== true && p.search === undefined;
-  let entries: LinkedIndexEntry[];
+  const plain = countable && p.event === undefined && p.only_with_upcoming !== true && p.search === undefined;
+  let entries: LinkedIndexEntry[] = [];
   let counted: number | null = null;
   if (plain) {
-    [counted, entries] = await Promise.all([countByStatus(kind, countable), readCollection(kind, countable, page * perPage)]);
-  } else {
-    entries = await filteredCollection(kind, ctx, userId);
+    [counted, entries] = await Promise.all([countPlain(kind, countable, p.has_events),
+      readCollection(kind, countable, page * perPage, p.has_events)]);
   }
+  if (counted === null) entries = await filteredCollection(kind, ctx, userId);
   const password = p.password;
   const locked = (item: LinkedItem) => isLocked(item, password) && !(p.context === 'edit' && canEdit(ctx.caller, userId, item));
 

@@ -16,6 +16,7 @@ import { getPost } from '../store/records.js';
 import { commit, deleteRecord, rewriteRecord, trashed, trashTransition, withSlug } from '../store/kit.js';
 import { ReadSet } from '../store/reads.js';
 import { afterCommit, retryConflicts } from '../store/retry.js';
+import { VersionConflict } from '../store/errors.js';
 import { findBySlug } from '../store/slugs.js';
 import { unlinkEverywhere } from '../events/unlink.js';
 import { nowUtcWall } from '../time/format.js';
@@ -93,7 +94,8 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     const moved = trashTransition(existing, written);
     const item = moved?.record ?? written;
     const stored = moved ? withSlug(kind, item, await new ReadSet(attempt > 0).freeSlug(kind, moved.slugBase, item.id, attempt)) : item;
-    await rewriteRecord(kind, existing, stored, recordTransactItems(kind, existing.id, existing, stored));
+    const counted = recordTransactItems(kind, existing.id, existing, stored);
+    await rewriteRecord(kind, existing, stored, counted.items, counted.conds);
     toTrash = stored.status === 'trash' && existing.status !== 'trash';
     return stored;
   });
@@ -113,7 +115,11 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
       const existing = await loadForWrite(kind, ctx);
       // Unlink first: an event rewrite adjusts this record's counter, which needs the record to exist.
       await unlinkEverywhere(kind, existing.id);
-      await deleteRecord(kind, existing, recordTransactItems(kind, existing.id, existing, null));
+      // Its `linked` as the unlinking left it (event writes do not change its version).
+      const now = await getPost(existing.id, true) as LinkedItem | null;
+      if (!now || now.v !== existing.v) throw new VersionConflict();
+      const gone = recordTransactItems(kind, now.id, now, null);
+      await deleteRecord(kind, now, gone.items, gone.conds);
       return existing;
     });
     // The record as it was; no ETag, as it no longer exists.
@@ -126,7 +132,8 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
       throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`);
     }
     const next = await trashed(kind, existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
-    await rewriteRecord(kind, existing, next, recordTransactItems(kind, existing.id, existing, next));
+    const moved = recordTransactItems(kind, existing.id, existing, next);
+    await rewriteRecord(kind, existing, next, moved.items, moved.conds);
     return next;
   });
   await afterCommit(`unlinking ${kind} ${stored.id}`, () => unlinkEverywhere(kind, stored.id));

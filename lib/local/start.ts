@@ -11,6 +11,7 @@ import { NAMESPACE } from '../routes/types.js';
 import { normalizeTimezone } from '../time/zones.js';
 import { DynamoDbLocalError, ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local.js';
 import { createLocalServer, functionTimeoutMs } from './server.js';
+import { rebuildNonEmpty } from '../store/nonempty-rebuild.js';
 
 const env = process.env;
 const info = (line: string) => process.stderr.write(`${line}\n`);
@@ -143,6 +144,14 @@ async function main(): Promise<void> {
     throw new StartError(`Could not create or find the table "${tableName}" at ${endpoint}: ${(e as Error).message}`);
   } finally {
     client.destroy();
+  }
+
+  // A table written before the non-empty counts existed gets them now, before anything else can write to it.
+  try {
+    const built = await rebuildNonEmpty({ onlyMissing: true });
+    if (built.length) info(`Built the non-empty counts of ${built.join(', ')} (lib/store/nonempty-rebuild.ts).`);
+  } catch (e) {
+    throw new StartError(`Could not build the non-empty counts in "${tableName}": ${(e as Error).message}`);
   }
 
   server = createLocalServer();

@@ -16,6 +16,8 @@ import { backoff } from './retry.js';
 import { markCommitted, timeLeft } from './scope.js';
 import type { Key, TransactItem } from './types.js';
 import type { ReadSet } from './reads.js';
+import { withConds, type Cond } from './nonempty.js';
+import { getItem } from './records.js';
 
 export type KindName = PostKind | Taxonomy;
 
@@ -224,17 +226,40 @@ export function trashTransition<T extends Trashable>(prev: T, next: T, requested
 
 // ------------------------------------------------------------------------------------------------ the record writes
 
+/**
+ * Commits a write whose first item is the record's own. With `counted` (conditions on counters the version does not
+ * cover, lib/store/nonempty.ts), a failure of that item is a VersionConflict only when the version moved; otherwise
+ * a counter moved since it was read, and the write plans again (LinkConflict), also under If-Match.
+ */
+async function commitOwn(kind: KindName, prev: Stored, items: TransactItem[], counted: boolean): Promise<void> {
+  try {
+    await commit(items, { ownFirst: true });
+  } catch (e) {
+    if (!counted || !(e instanceof VersionConflict)) throw e;
+    const now = await getItem(KINDS[kind].key(prev.id), true);
+    if (now && now.v === prev.v) throw new LinkConflict();
+    throw e;
+  }
+}
+
 /** Creates a record (its slug chosen by the plan) with the rest of its write in one transaction. */
 export const createRecord = (kind: KindName, stored: Stored, extra: TransactItem[] = []): Promise<void> =>
   commit([...createItems(kind, stored), ...extra], { ownFirst: true });
 
-/** Rewrites a record at the version read (moving its slug guard if the slug changed) with the rest of its write. */
-export const rewriteRecord = (kind: KindName, prev: Stored, next: Stored, extra: TransactItem[] = []): Promise<void> =>
-  commit([...rewriteItems(kind, prev, next), ...extra], { ownFirst: true });
+/**
+ * Rewrites a record at the version read (moving its slug guard if the slug changed) with the rest of its write;
+ * `conds` are further conditions of the record's own action (on its counters, as read).
+ */
+export function rewriteRecord(kind: KindName, prev: Stored, next: Stored, extra: TransactItem[] = [], conds: Cond[] = []): Promise<void> {
+  const [own, ...guards] = rewriteItems(kind, prev, next);
+  return commitOwn(kind, prev, [withConds(own!, conds), ...guards, ...extra], conds.length > 0);
+}
 
-/** Deletes a record at the version read, and its slug guard, with the rest of its write. */
-export const deleteRecord = (kind: KindName, prev: Stored, extra: TransactItem[] = []): Promise<void> =>
-  commit([...deleteItems(kind, prev), ...extra], { ownFirst: true });
+/** Deletes a record at the version read, and its slug guard, with the rest of its write (and `conds`, as above). */
+export function deleteRecord(kind: KindName, prev: Stored, extra: TransactItem[] = [], conds: Cond[] = []): Promise<void> {
+  const [own, ...guards] = deleteItems(kind, prev);
+  return commitOwn(kind, prev, [withConds(own!, conds), ...guards, ...extra], conds.length > 0);
+}
 
 /**
  * The record moved to the trash at `now`: a new version, status trash, the slug moved to a free `<slug>__trashed`

@@ -13,6 +13,8 @@ import type { EventIndexEntry } from './events.js';
 import { eventCountItems } from './event-counts.js';
 import { queryAll, type Item } from './records.js';
 import type { TransactItem } from './types.js';
+import { crossing, EXISTS, ItemActions, planCategoryChanges, sideConds, type CategoryChange, type CategoryReader } from './nonempty.js';
+import type { ReadSet } from './reads.js';
 
 export type { LinkKind } from './event-sources.js';
 import type { LinkKind } from './event-sources.js';
@@ -52,24 +54,15 @@ function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
   return entryItem(relPartition(kind, target), e);
 }
 
-/**
- * The relationship puts/deletes and counter updates that take an event from `prev` to `next` (either may be
- * null: create, permanent delete). Hidden events have relationship items too (flagged `hidden`, which lists skip),
- * so unlinking a record finds every event that uses it. Targets in `skipCounters` ("venue#12") have their counter set by the caller (a record created or
- * rewritten in the same transaction cannot take a second action). Each counter update requires the target
- * to exist, and a new link to a venue or organizer requires it not to be trashed, so a link to a record deleted or
- * trashed meanwhile cancels the whole write. The event's day/month counts and
- * span item (lib/store/event-counts.ts) come with them, as they derive from the same facts.
- */
-export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null, skipCounters: Set<string> = new Set()): TransactItem[] {
+/** The relationship items and featured entry that take an event from `prev` to `next` (either may be null). */
+function relationshipItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
   const items: TransactItem[] = [];
-  const listed = linkTargets;
-  const nextKeys = new Set(listed(next).map((t) => `${relPartition(t.kind, t.id)}|${eventStartSortKey(next!.startUtc, next!.id)}`));
-  for (const t of listed(prev)) {
+  const nextKeys = new Set(linkTargets(next).map((t) => `${relPartition(t.kind, t.id)}|${eventStartSortKey(next!.startUtc, next!.id)}`));
+  for (const t of linkTargets(prev)) {
     const key = { PK: relPartition(t.kind, t.id), SK: eventStartSortKey(prev!.startUtc, prev!.id) };
     if (!nextKeys.has(`${key.PK}|${key.SK}`)) items.push({ Delete: { TableName: table(), Key: key } });
   }
-  for (const t of listed(next)) items.push({ Put: { TableName: table(), Item: relItem(t.kind, t.id, next!) } });
+  for (const t of linkTargets(next)) items.push({ Put: { TableName: table(), Item: relItem(t.kind, t.id, next!) } });
   if (inFeaturedIndex(prev) && !(inFeaturedIndex(next) && next.startUtc === prev.startUtc)) {
     items.push({ Delete: { TableName: table(), Key: { PK: FEATURED_PARTITION, SK: eventStartSortKey(prev.startUtc, prev.id) } } });
   }
@@ -84,39 +77,98 @@ export function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null
     !== JSON.stringify(entryItem(authorPartition(listedNext.author), listedNext))) {
     items.push({ Put: { TableName: table(), Item: entryItem(authorPartition(listedNext.author), listedNext) } });
   }
+  return items;
+}
 
+/** A target whose counter moves, or that a new link requires in place. */
+interface CounterMove {
+  kind: LinkKind;
+  id: number;
+  delta: number;
+  /** A new link to a venue or organizer: the target must not be trashed. */
+  notTrashed: boolean;
+}
+
+function counterMoves(prev: LinkFacts | null, next: LinkFacts | null, skipCounters: Set<string>): CounterMove[] {
   const targets = new Map([...linkTargets(prev), ...linkTargets(next)].map((t) => [targetId(t), t]));
+  const moves: CounterMove[] = [];
   for (const [key, t] of targets) {
     if (skipCounters.has(key)) continue;
     const delta = contribution(t.kind, next, t.id) - contribution(t.kind, prev, t.id);
     const added = Boolean(next) && !linkTargets(prev).some((p) => p.kind === t.kind && p.id === t.id);
     // A new link to a venue or organizer also requires it not to be trashed: trashing commits first and then unlinks
     // the events its relationship items list, so a link added after that would stay on a trashed record (contract
-    // §7). Links an event already has stay whatever happens to their target.
-    const notTrashed = added && (t.kind === 'venue' || t.kind === 'organizer');
-    const condition = notTrashed ? 'attribute_exists(PK) AND #st <> :trash' : 'attribute_exists(PK)';
-    const names: Record<string, string> = notTrashed ? { '#st': 'status' } : {};
-    const values: Record<string, unknown> = notTrashed ? { ':trash': 'trash' } : {};
-    if (delta === 0) {
-      // A new link that moves no counter must still find its target in place.
-      if (added) {
-        items.push({ ConditionCheck: { TableName: table(), Key: targetKey(t.kind, t.id), ConditionExpression: condition,
-          ...(notTrashed ? { ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}) } });
-      }
-      continue;
-    }
-    items.push({
-      Update: {
-        TableName: table(),
-        Key: targetKey(t.kind, t.id),
-        UpdateExpression: 'ADD #c :d',
-        ConditionExpression: condition,
-        ExpressionAttributeNames: { '#c': counterAttribute(t.kind), ...names },
-        ExpressionAttributeValues: { ':d': delta, ...values },
-      },
-    });
+    // §7). Links an event already has stay whatever happens to their target. A new link that moves no counter must
+    // still find its target in place.
+    if (delta !== 0 || added) moves.push({ kind: t.kind, id: t.id, delta, notTrashed: added && (t.kind === 'venue' || t.kind === 'organizer') });
   }
-  return [...items, ...eventCountItems(prev, next)];
+  return moves;
+}
+
+/**
+ * The relationship puts/deletes and counter updates that take an event from `prev` to `next` (either may be
+ * null: create, permanent delete). Hidden events have relationship items too (flagged `hidden`, which lists skip),
+ * so unlinking a record finds every event that uses it. Targets in `skipCounters` ("venue#12") have their counter set
+ * by the caller (a record created or rewritten in the same transaction cannot take a second action). Each counter
+ * update requires the target to exist, and a new link to a venue or organizer requires it not to be trashed, so a
+ * link to a record deleted or trashed meanwhile cancels the whole write. The event's day/month counts and span item
+ * (lib/store/event-counts.ts) come with them, as they derive from the same facts.
+ *
+ * The targets whose counter moves are read through `reads` (most are read already by the write's plan): a counter
+ * that crosses zero moves its kind's non-empty count in the same transaction, and each ADD carries the condition that
+ * keeps the read value's verdict true (lib/store/nonempty.ts); categories that cross also move their parents'.
+ */
+export async function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null, reads: ReadSet,
+  skipCounters: Set<string> = new Set()): Promise<TransactItem[]> {
+  const moves = counterMoves(prev, next, skipCounters);
+  reads.want(...moves.map((m) => targetKey(m.kind, m.id)));
+  await reads.fetch();
+  const actions = new ItemActions();
+  const categories: CategoryChange[] = [];
+  for (const m of moves) {
+    const key = targetKey(m.kind, m.id);
+    actions.require(key, EXISTS);
+    if (m.notTrashed) actions.require(key, { attr: 'status', op: '<>', value: 'trash' });
+    const read = reads.get(key);
+    if (m.delta === 0 || !read) continue; // (a missing target fails the condition: the write plans again)
+    const attr = counterAttribute(m.kind);
+    const value = Number(read[attr] ?? 0);
+    actions.add(key, attr, m.delta);
+    actions.require(key, ...sideConds(attr, value, m.delta));
+    const crossed = crossing(value, m.delta);
+    if (crossed === 0) continue;
+    if (m.kind === 'category') categories.push({ id: m.id, own: crossed });
+    else if (m.kind === 'tag') actions.count('tag', 'filled', crossed);
+    else {
+      // Counted under the status read: the record must still have it.
+      actions.require(key, { attr: 'status', op: '=', value: String(read.status) });
+      actions.count(m.kind, String(read.status), crossed);
+    }
+  }
+  if (categories.length) await planCategoryChanges(categories, categoryReader(reads), actions);
+  return [...relationshipItems(prev, next), ...actions.items(), ...eventCountItems(prev, next)];
+}
+
+/** Categories read through a write's ReadSet. */
+export const categoryReader = (reads: ReadSet): CategoryReader => async (ids) => {
+  reads.want(...ids.map(termKey));
+  await reads.fetch();
+  return new Map(ids.map((id) => [id, reads.get(termKey(id))]));
+};
+
+/**
+ * linkTransactItems without reading the targets: plain counter ADDs and no non-empty counts. Only for writing events
+ * in bulk (the benchmark's seeder), after which the non-empty counts are rebuilt (lib/store/nonempty-rebuild.ts).
+ */
+export function linkTransactItemsUncounted(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
+  const actions = new ItemActions();
+  for (const m of counterMoves(prev, next, new Set())) {
+    const key = targetKey(m.kind, m.id);
+    actions.require(key, EXISTS);
+    if (m.notTrashed) actions.require(key, { attr: 'status', op: '<>', value: 'trash' });
+    if (m.delta !== 0) actions.add(key, counterAttribute(m.kind), m.delta);
+  }
+  return [...relationshipItems(prev, next), ...actions.items(), ...eventCountItems(prev, next)];
 }
 
 /** Events linked to any of `ids`, with UTC start in [startFrom, startTo], ordered by start then id, deduplicated. */

@@ -38,11 +38,6 @@ export const TABLE = {
         'slug', 'nm', 'linked', 'parent', 'cnt',
       ],
     },
-    /**
-     * Terms by their count (GSI3PK = "TERMS#<taxonomy>", sort key `cnt`): small entries, so that a term list's
-     * exact total reads a few bytes per term, and `cnt > 0` reads only the terms that are not empty.
-     */
-    { name: 'byCount', partitionKey: 'GSI3PK', sortKey: 'cnt', sortKeyType: 'N', projection: ['parent'] },
   ] as const satisfies readonly IndexDefinition[],
 } as const;
 

@@ -15,6 +15,8 @@ import type { ReadSet } from '../store/reads.js';
 import { slugify } from '../text/slug.js';
 import { foldName, nameGuardKey, newTermItem, TAXONOMIES, type TermItem } from './item.js';
 import { guardPut } from '../store/kit.js';
+import { counterAdd } from '../store/counters.js';
+import { nonEmptyKey } from '../store/nonempty.js';
 import type { Key } from './store.js';
 
 /** Slug keys longer than this are not looked up (no slug is that long; DynamoDB keys are limited). */
@@ -77,8 +79,8 @@ export function checkNewTermNames(taxonomy: Taxonomy, names: string[], reads?: R
 /**
  * Plans the creation of top-level terms for `names` in the request language: ids from the term counter (one
  * block), free slugs (distinct among themselves too), and the Put items of each term and its slug and name
- * guards, with `cnt` = `initialCount`. Nothing is written: the caller adds `items` to its own transaction (and
- * must not also add counter updates for these ids). `ids[i]` is the id for `names[i]`; names equal but for case
+ * guards, with `cnt` = `initialCount`, and the taxonomy's term counts. Nothing is written: the caller adds `items` to
+ * its own transaction (and must not also add counter updates for these ids). `ids[i]` is the id for `names[i]`; names equal but for case
  * share one term; `terms` are the new items. `spread` > 0 after a lost race (see ReadSet.freeSlug).
  */
 export async function planNewTerms(taxonomy: Taxonomy, names: string[], ctx: RequestContext, initialCount: number,
@@ -104,5 +106,7 @@ export async function planNewTerms(taxonomy: Taxonomy, names: string[], ctx: Req
       guardPut(nameGuardKey(taxonomy, 0, name), id),
     );
   }
+  // The taxonomy's counts (lib/store/nonempty.ts): more terms, and as many non-empty ones when they start with events.
+  items.push(counterAdd(nonEmptyKey(taxonomy), { all: terms.length, ...(initialCount > 0 ? { filled: terms.length } : {}) }));
   return { ids: trimmed.map((name) => byFolded.get(foldName(name))!), items, terms };
 }

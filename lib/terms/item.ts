@@ -34,13 +34,16 @@ export type TermItem = {
   cnt: number;
   /** Direct child categories: maintained by ADD in the children's transactions. Absent = 0. */
   kids?: number;
+  /**
+   * Categories: 1 when `cnt` > 0, plus the direct children whose `linked` > 0 — so `linked` > 0 when the category or a
+   * descendant has published events (lib/store/nonempty.ts). Maintained by ADD like `cnt`. Absent = 0; tags have none.
+   */
+  linked?: number;
   GSI1PK: string;
   GSI1SK: string;
   GSI2PK: string;
   /** The term's place in name order, by its first language's name (lib/terms/order.ts). */
   GSI2SK: string;
-  /** The byCount index's partition (sort key: `cnt`). */
-  GSI3PK: string;
 };
 
 /** Whether a stored item is a term of `taxonomy` (items come from DynamoDB untyped). */
@@ -55,7 +58,7 @@ export const TAXONOMIES = {
 
 export const isHierarchical = (taxonomy: Taxonomy): boolean => taxonomy === 'category';
 
-/** byStart partition (name order) and byCount partition that hold every term of a taxonomy. */
+/** The byStart partition that holds every term of a taxonomy in name order. */
 export const termsPartition = (taxonomy: Taxonomy): string => `TERMS#${taxonomy}`;
 
 /**
@@ -108,7 +111,7 @@ export function indexName(nm: Partial<Record<string, string>> | undefined, lang:
 }
 
 /** Recomputes the derived attributes (display names, index keys) after the text, slug or parent changed. */
-export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK' | 'GSI3PK'> & Partial<TermItem>): TermItem {
+export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'GSI2PK' | 'GSI2SK'> & Partial<TermItem>): TermItem {
   const nm: Partial<Record<Language, string>> = {};
   for (const lang of LANGUAGES) nm[lang] = foldName(termText(item, lang, 'name'));
   return {
@@ -119,7 +122,6 @@ export function withDerived(item: Omit<TermItem, 'nm' | 'GSI1PK' | 'GSI1SK' | 'G
     GSI1SK: item.taxonomy,
     GSI2PK: termsPartition(item.taxonomy),
     GSI2SK: nameSortKey(nm[item.lang0] ?? '', item.id),
-    GSI3PK: termsPartition(item.taxonomy),
   } as TermItem;
 }
 
@@ -138,6 +140,8 @@ export function newTermItem(taxonomy: Taxonomy, id: number, lang: Language, fiel
     tr: { [lang]: { name: fields.name, ...(fields.description !== undefined ? { description: fields.description } : {}) } },
     lang0: lang,
     cnt: fields.cnt ?? 0,
+    // A new category has no children: it is not empty when its own count is not.
+    ...(isHierarchical(taxonomy) ? { linked: (fields.cnt ?? 0) > 0 ? 1 : 0 } : {}),
   });
 }
 

@@ -1,6 +1,6 @@
 /**
  * GET /categories and GET /tags (reference §5.2, §8; contract §9). A list in name order with no filter but
- * hide_empty is counted on the byCount index and paged through the name-ordered index (ordered.ts); any other list
+ * hide_empty is counted from the taxonomy's count item and paged through the name-ordered index (ordered.ts); any other list
  * reads every term of the taxonomy from its byStart partition (small projected items) and filters, orders and
  * counts in memory. Only the page's records are fetched in full.
  */
@@ -16,7 +16,7 @@ import { batchGet, getPost } from '../store/records.js';
 import { slugify } from '../text/slug.js';
 import { indexName, isHierarchical, isTerm, TAXONOMIES, termText, type TermItem } from './item.js';
 import { serializeTerm } from './serialize.js';
-import { countTerms, pageInNameOrder } from './ordered.js';
+import { pageInNameOrder, termCounts } from './ordered.js';
 import { compareUtf8, nameSortKey } from './order.js';
 import { queryTermIndex, type TermEntry } from './store.js';
 
@@ -143,21 +143,18 @@ const inNameOrder = (p: TermListParams): boolean =>
 
 async function namePage(taxonomy: Taxonomy, ctx: RequestContext<TermListParams>): Promise<ListPage> {
   const p = ctx.params;
+  const counts = await termCounts(taxonomy);
+  if (!counts) return filteredPage(taxonomy, ctx); // a table whose counts are not built yet: exact, at the old cost
   const hideEmpty = p.hide_empty !== false;
-  const hierarchical = isHierarchical(taxonomy);
-  const count = await countTerms(taxonomy, hideEmpty, nonEmpty);
+  const total = hideEmpty ? counts.filled : counts.all;
+  // Categories count as not empty through a descendant too: their `linked` says so (lib/store/nonempty.ts).
+  const filled = (t: { cnt?: number; linked?: number }): boolean =>
+    (isHierarchical(taxonomy) ? Number(t.linked ?? 0) : Number(t.cnt ?? 0)) > 0;
   const skip = (p.page - 1) * p.per_page;
-  const keep = (e: TermEntry): boolean => !hideEmpty || (count.filled ? count.filled.has(e.id) : e.cnt > 0);
-  const ids = skip >= count.total ? [] : await pageInNameOrder(taxonomy, ctx.lang, p.order === 'desc', skip, p.per_page, keep);
+  const ids = skip >= total ? [] : await pageInNameOrder(taxonomy, ctx.lang, p.order === 'desc', skip, p.per_page,
+    (e) => !hideEmpty || filled(e));
   const records = await fetchTerms(taxonomy, ids);
-  let stillFilled: ListPage['stillFilled'] = null;
-  if (hideEmpty && count.tree) {
-    const now = nonEmpty(count.tree.map((e) => (records.has(e.id) ? { ...e, cnt: Number(records.get(e.id)!.cnt ?? 0) } : e)), hierarchical);
-    stillFilled = (t) => now.has(t.id);
-  } else if (hideEmpty) {
-    stillFilled = (t) => Number(t.cnt ?? 0) > 0;
-  }
-  return { total: count.total, ids, records, stillFilled };
+  return { total, ids, records, stillFilled: hideEmpty ? filled : null };
 }
 
 /** Any other list: every term of the taxonomy read from its index partition, filtered, ordered and counted here. */

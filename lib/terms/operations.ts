@@ -27,8 +27,10 @@ import {
 import { listTerms } from './list.js';
 import { serializeTerm } from './serialize.js';
 import {
-  ancestry, childrenOf, guardHolder, guardHolders, hierarchyItems, nameOrderItems, readTerm, type ChainLink,
+  ancestry, childrenOf, guardHolder, guardHolders, hierarchyActions, hierarchyItems, nameOrderItems, readTerm, termReader, type ChainLink,
 } from './store.js';
+import { counterAdd } from '../store/counters.js';
+import { ItemActions, nonEmptyKey, planCategoryChanges, sideConds, withConds, type Cond } from '../store/nonempty.js';
 
 export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError =>
   new ApiError(404, `rest-${taxonomy}-not-found`, `${TAXONOMIES[taxonomy].title} with ID ${id} does not exist.`);
@@ -93,6 +95,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
       ...nameGuardKeys(item).map((k) => guardPut(k, id)),
       ...nameOrderItems(null, item),
       ...(parent ? hierarchyItems([], new Map([[parent, 1]])) : []),
+      counterAdd(nonEmptyKey(taxonomy), { all: 1 }),
     ];
     try {
       await commit(items);
@@ -149,12 +152,17 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermU
     if (JSON.stringify(prev.tr) === JSON.stringify(next.tr) && prev.parent === next.parent && prev.slug === next.slug) {
       return respond(ctx, prev, 200); // nothing changed: no write, same ETag
     }
+    const actions = new ItemActions();
+    hierarchyActions(chain, deltas, actions);
+    // A category that is not empty counts on its parent's `linked`: moving it moves that count up both chains.
+    const own = next.parent !== prev.parent
+      ? await planCategoryChanges([{ id: prev.id, parent: next.parent }], termReader([prev]), actions, new Set([prev.id])) : [];
     await commitTerm(taxonomy, prev, [
-      rewriteItem(termKey(prev.id), prev, next, prev.v),
+      withConds(rewriteItem(termKey(prev.id), prev, next, prev.v), own),
       ...slugGuardItems(prev, next),
       ...(await nameGuardItems(prev, next)),
       ...nameOrderItems(prev, next),
-      ...hierarchyItems(chain, deltas),
+      ...actions.items(),
     ]);
     return respond(ctx, next, 200);
   }, { ifMatch: ctx.headers['if-match'] !== undefined });
@@ -166,11 +174,14 @@ async function reparentChild(childId: number, from: number, to: number): Promise
     const child = await readTerm('category', childId);
     if (!child || Number(child.parent) !== from) return;
     const next = withDerived({ ...child, parent: to, v: child.v + 1 });
+    const actions = new ItemActions();
+    hierarchyActions([], new Map([[from, -1], [to, 1]]), actions);
+    const own = await planCategoryChanges([{ id: childId, parent: to }], termReader([child]), actions, new Set([childId]));
     await commit([
-      rewriteItem(termKey(childId), child, next, child.v),
+      withConds(rewriteItem(termKey(childId), child, next, child.v), own),
       ...(await nameGuardItems(child, next, 'lenient')),
       ...nameOrderItems(child, next),
-      ...hierarchyItems([], new Map([[from, -1], [to, 1]])),
+      ...actions.items(),
     ]);
   });
 }
@@ -192,14 +203,26 @@ export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermI
     }
     const holders = await guardHolders(nameGuardKeys(current));
     const parent = isHierarchical(taxonomy) ? Number(current.parent ?? 0) : 0;
+    const actions = new ItemActions();
+    if (parent) hierarchyActions([], new Map([[parent, -1]]), actions);
+    // Its events were unlinked above, so it is normally empty; one linked meanwhile leaves the non-empty count with it.
+    let own: Cond[];
+    if (isHierarchical(taxonomy)) {
+      own = await planCategoryChanges([{ id: current.id, deleted: true }], termReader([current]), actions, new Set([current.id]));
+    } else {
+      const cnt = Number(current.cnt ?? 0);
+      own = sideConds('cnt', cnt, 0);
+      actions.count(taxonomy, 'filled', -Number(cnt > 0));
+    }
+    actions.count(taxonomy, 'all', -1);
     await commit([
-      { Delete: { TableName: table(), Key: termKey(current.id),
+      withConds({ Delete: { TableName: table(), Key: termKey(current.id),
         ConditionExpression: '#v = :v AND (attribute_not_exists(#k) OR #k <= :zero)',
-        ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } },
+        ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } }, own),
       guardDelete(slugKey(taxonomy, current.slug), current.id),
       ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
       ...nameOrderItems(current, null),
-      ...(parent ? hierarchyItems([], new Map([[parent, -1]])) : []),
+      ...actions.items(),
     ]); // a failure re-reads: If-Match decides above, not here
     const body = current.v === first.v ? first : { ...current, cnt: first.cnt };
     return json(200, serializeTerm(body, ctx));

@@ -1,60 +1,30 @@
 /**
  * Term lists read in name order from the index instead of the whole taxonomy (lib/store/README.md "Terms"): the
- * total from the byCount index (a few dozen bytes per term, only non-empty tags when empty ones are hidden), the
- * page from the byStart partition, which holds the terms in their first language's name order, merged with the
- * request language's name-order items (terms whose name there sorts elsewhere).
+ * total from the taxonomy's count item (one small GetItem), the page from the byStart partition, which holds the terms
+ * in their first language's name order, merged with the request language's name-order items (terms whose name there
+ * sorts elsewhere).
  */
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Language } from '../model/language.js';
 import { db, table } from '../store/client.js';
 import { termKey, type Taxonomy } from '../store/keys.js';
-import { batchGet, type Item } from '../store/records.js';
-import { indexName, isHierarchical, isTerm, nameOrderPartition, termsPartition } from './item.js';
+import { batchGet, getItem, type Item } from '../store/records.js';
+import { nonEmptyKey } from '../store/nonempty.js';
+import { indexName, isTerm, nameOrderPartition, termsPartition } from './item.js';
 import { compareUtf8, nameSortKey } from './order.js';
 import { toEntry, type TermEntry } from './store.js';
 
 type QueryInput = Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>;
 
-/** The exact number of terms in the count a list shows, and for categories the set of non-empty ones. */
-export interface TermCount {
-  total: number;
-  /** Categories with hide_empty: the ids that count as not empty (their own events or a descendant's). */
-  filled: Set<number> | null;
-  /** Categories with hide_empty: every category's parent and count, to judge again after the page is read. */
-  tree: Pick<TermEntry, 'id' | 'parent' | 'cnt'>[] | null;
-}
-
-async function queryPages(input: QueryInput, each: (items: Item[], count: number) => void): Promise<void> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey }));
-    each(page.Items ?? [], page.Count ?? 0);
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-}
-
 /**
- * Counts the list's terms on the byCount index. Tags: a COUNT of the partition, or of `cnt > 0` when empty ones
- * are hidden. Categories with hide_empty: every entry (id, parent, count), since a category whose descendant is
- * not empty is not empty either.
+ * The taxonomy's counts (lib/store/nonempty.ts): every term (`all`) and the non-empty ones (`filled`: tags with
+ * published events; categories with published events of their own or of a descendant). Null while they have not been
+ * built on this table (lib/store/nonempty-rebuild.ts).
  */
-export async function countTerms(taxonomy: Taxonomy, hideEmpty: boolean,
-  nonEmpty: (all: Pick<TermEntry, 'id' | 'parent' | 'cnt'>[], hierarchical: boolean) => Set<number>): Promise<TermCount> {
-  const base = { IndexName: 'byCount', ExpressionAttributeValues: { ':pk': termsPartition(taxonomy) } as Record<string, unknown> };
-  if (hideEmpty && isHierarchical(taxonomy)) {
-    const tree: Pick<TermEntry, 'id' | 'parent' | 'cnt'>[] = [];
-    await queryPages({ ...base, KeyConditionExpression: 'GSI3PK = :pk' }, (items) => {
-      for (const i of items) tree.push({ id: Number(String(i.PK).slice('TERM#'.length)), parent: Number(i.parent ?? 0), cnt: Number(i.cnt ?? 0) });
-    });
-    const filled = nonEmpty(tree, true);
-    return { total: filled.size, filled, tree };
-  }
-  let total = 0;
-  const input: QueryInput = hideEmpty
-    ? { ...base, KeyConditionExpression: 'GSI3PK = :pk AND cnt > :zero', ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':zero': 0 }, Select: 'COUNT' }
-    : { ...base, KeyConditionExpression: 'GSI3PK = :pk', Select: 'COUNT' };
-  await queryPages(input, (_items, count) => { total += count; });
-  return { total, filled: null, tree: null };
+export async function termCounts(taxonomy: Taxonomy): Promise<{ all: number; filled: number } | null> {
+  const item = await getItem(nonEmptyKey(taxonomy));
+  if (!item?.built) return null;
+  return { all: Number(item.all ?? 0), filled: Number(item.filled ?? 0) };
 }
 
 /** A term in the request language's name order; `entry` is read later for a name-order item. */
@@ -123,7 +93,7 @@ export async function pageInNameOrder(taxonomy: Taxonomy, lang: Language, desc: 
     for (const p of due) {
       const entry = terms.get(p.id);
       // A term renamed since its item was read shows up where its name now puts it (or not at all until then).
-      p.entry = entry && nameSortKey(indexName(entry.nm, lang), entry.id) === p.sk ? entry : { id: p.id, slug: '', nm: {}, parent: 0, cnt: -1 };
+      p.entry = entry && nameSortKey(indexName(entry.nm, lang), entry.id) === p.sk ? entry : { id: p.id, slug: '', nm: {}, parent: 0, cnt: -1, linked: 0 };
     }
   };
 

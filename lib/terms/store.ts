@@ -4,9 +4,9 @@
  * free of orphans.
  */
 import { invalidParam } from '../http/errors.js';
-import { table } from '../store/client.js';
 import { termKey, type Taxonomy } from '../store/keys.js';
 import { guardDelete, guardPut } from '../store/kit.js';
+import { EXISTS, ItemActions, type CategoryReader } from '../store/nonempty.js';
 import { batchGet, getItem, getTerm, queryAll, type Item } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
 import { isTerm, nameOrderKeys, termsPartition, type TermItem } from './item.js';
@@ -20,6 +20,8 @@ export interface TermEntry {
   nm: Partial<Record<string, string>>;
   parent: number;
   cnt: number;
+  /** Categories: > 0 when the category or a descendant has published events (lib/store/nonempty.ts). */
+  linked: number;
 }
 
 /** The term with this id if it is one of `taxonomy`. */
@@ -35,8 +37,8 @@ export async function queryTermIndex(taxonomy: Taxonomy): Promise<TermEntry[]> {
     IndexName: 'byStart',
     KeyConditionExpression: 'GSI2PK = :pk',
     ExpressionAttributeValues: { ':pk': termsPartition(taxonomy) },
-    ProjectionExpression: '#id, #slug, #nm, #parent, #cnt',
-    ExpressionAttributeNames: { '#id': 'id', '#slug': 'slug', '#nm': 'nm', '#parent': 'parent', '#cnt': 'cnt' },
+    ProjectionExpression: '#id, #slug, #nm, #parent, #cnt, #linked',
+    ExpressionAttributeNames: { '#id': 'id', '#slug': 'slug', '#nm': 'nm', '#parent': 'parent', '#cnt': 'cnt', '#linked': 'linked' },
   });
   return items.map(toEntry);
 }
@@ -47,6 +49,7 @@ export const toEntry = (item: Item): TermEntry => ({
   nm: (item.nm as TermEntry['nm'] | undefined) ?? {},
   parent: Number(item.parent ?? 0),
   cnt: Number(item.cnt ?? 0),
+  linked: Number(item.linked ?? 0),
 });
 
 /**
@@ -105,33 +108,37 @@ export async function ancestry(from: number, selfId: number | null): Promise<Cha
 }
 
 /**
- * Hierarchy items for a category transaction: `kids` counter changes (`deltas`, by category id) and
- * conditions that every category of `chain` still has the parent it was read with (so two concurrent moves
- * cannot form a cycle). One operation per item, as DynamoDB requires; each requires the category to exist.
+ * Hierarchy actions of a category transaction: `kids` counter changes (`deltas`, by category id) and conditions that
+ * every category of `chain` still has the parent it was read with (so two concurrent moves cannot form a cycle). Each
+ * requires the category to exist. Added to `actions`, which merges them with the write's other actions on the same
+ * categories (one action per item, as DynamoDB requires).
  */
-export function hierarchyItems(chain: ChainLink[], deltas: Map<number, number>): TransactItem[] {
+export function hierarchyActions(chain: ChainLink[], deltas: Map<number, number>, actions: ItemActions): void {
   const parents = new Map(chain.map((c) => [c.id, c.parent]));
   const ids = [...new Set([...parents.keys(), ...[...deltas.keys()].filter((id) => id !== 0 && deltas.get(id) !== 0)])];
-  return ids.map((id): TransactItem => {
-    const values: Record<string, unknown> = {};
-    const names: Record<string, string> = {};
-    let condition = 'attribute_exists(PK)';
-    if (parents.has(id)) {
-      condition += ' AND #p = :p';
-      names['#p'] = 'parent';
-      values[':p'] = parents.get(id);
-    }
+  for (const id of ids) {
+    const key = termKey(id);
+    actions.require(key, EXISTS);
+    if (parents.has(id)) actions.require(key, { attr: 'parent', op: '=', value: parents.get(id)! });
     const delta = deltas.get(id) ?? 0;
-    if (delta !== 0) {
-      names['#k'] = 'kids';
-      values[':d'] = delta;
-      return { Update: { TableName: table(), Key: termKey(id), UpdateExpression: 'ADD #k :d', ConditionExpression: condition,
-        ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
-    }
-    return { ConditionCheck: { TableName: table(), Key: termKey(id), ConditionExpression: condition,
-      ExpressionAttributeNames: names, ExpressionAttributeValues: values } };
-  });
+    if (delta !== 0) actions.add(key, 'kids', delta);
+  }
 }
+
+/** hierarchyActions as transaction items of their own. */
+export function hierarchyItems(chain: ChainLink[], deltas: Map<number, number>): TransactItem[] {
+  const actions = new ItemActions();
+  hierarchyActions(chain, deltas, actions);
+  return actions.items();
+}
+
+/** Categories read strongly consistently (term writes decide on them), those in `known` from memory. */
+export const termReader = (known: TermItem[]): CategoryReader => async (ids) => {
+  const have = new Map<number, Item | null>(known.map((t) => [t.id, t]));
+  const rest = ids.filter((id) => !have.has(id));
+  for (const item of rest.length ? await batchGet(rest.map(termKey), undefined, true) : []) have.set(Number(item.id), item);
+  return new Map(ids.map((id) => [id, have.get(id) ?? null]));
+};
 
 /** Direct children of a category, from the index (eventually consistent; `kids` tells whether any remain). */
 export async function childrenOf(id: number): Promise<number[]> {

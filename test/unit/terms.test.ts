@@ -101,7 +101,6 @@ describe('languages (contract §8)', () => {
 
   it('places the term in name order by its first language, with a name-order item where another language sorts apart', () => {
     expect(item.GSI2SK).toBe('concerts\u00010000000007');
-    expect(item.GSI3PK).toBe('TERMS#category');
     expect(nameOrderKeys(item)).toEqual([{ PK: 'TERMNAMES#category#de', SK: 'konzerte\u00010000000007' }]);
     expect(nameOrderKeys({ ...item, nm: { en: 'concerts', de: 'Concerts', 'pt-pt': 'concerts' } })).toEqual([]);
   });
@@ -133,7 +132,7 @@ describe('name guard keys', () => {
 
 describe('list helpers', () => {
   const entry = (id: number, name: string, extra: Partial<TermEntry> = {}): TermEntry =>
-    ({ id, slug: name.toLowerCase(), nm: { en: name.toLowerCase() }, parent: 0, cnt: 0, ...extra });
+    ({ id, slug: name.toLowerCase(), nm: { en: name.toLowerCase() }, parent: 0, cnt: 0, linked: 0, ...extra });
 
   it('sortEntries: by name (case-insensitive), ties by id, desc reverses', () => {
     const list = [entry(3, 'beta'), entry(1, 'Alpha'), entry(2, 'alpha'), entry(4, 'Élan')];
@@ -204,8 +203,11 @@ describe('with a mocked DynamoDB', () => {
     expect(ids).toEqual([101, 101, 102, 103]);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
-    const puts = items.map((i) => i.Put!);
+    const puts = items.filter((i) => i.Put).map((i) => i.Put!);
     expect(puts).toHaveLength(9);
+    // The taxonomy's counts: three more tags, all non-empty (they start with the event's count).
+    expect(items.filter((i) => i.Update).map((i) => [i.Update!.Key, Object.values(i.Update!.ExpressionAttributeValues!)]))
+      .toEqual([[{ PK: 'NONEMPTY', SK: 'tag' }, [3, 3]]]);
     const terms = puts.filter((p) => p.Item!.SK === 'TERM').map((p) => p.Item as unknown as TermItem);
     expect(created).toEqual(terms);
     expect(terms.map((t) => [t.id, t.slug, t.tr, t.lang0, t.cnt, t.parent])).toEqual([
@@ -256,6 +258,7 @@ describe('with a mocked DynamoDB', () => {
   });
 
   it('a throttled list → 503 rest_unavailable', async () => {
+    ddb.on(GetCommand).resolves({ Item: { PK: 'NONEMPTY', SK: 'category', all: 3, filled: 2, built: true } });
     ddb.on(QueryCommand).rejects(Object.assign(new Error('Rate exceeded'), { name: 'ThrottlingException' }));
     const res = await invoke('GET', '/calendar/events/v1/categories');
     expect(res.statusCode).toBe(503);
