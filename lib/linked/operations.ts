@@ -23,6 +23,8 @@ import { planLinked } from './inline.js';
 import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
 import { recordTransactItems } from './counts.js';
 import { renderLinked } from './serialize.js';
+import { EMPTY_MANIFEST, readManifest } from '../store/words.js';
+import { planLinkedWords, wordsMayChange, type LinkedWordPlan } from './words.js';
 
 const notFound = (kind: LinkedKind, ref: string): ApiError => {
   const title = kind === 'venue' ? 'Venue' : 'Organizer';
@@ -67,6 +69,7 @@ export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     const { plan, items } = await planLinked(kind, ctx.params, ctx, ids, attempt);
     // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
     await commit(items);
+    await plan.afterCommit();
     return respond(kind, ctx, plan.item, 201, { Location: `${ctx.apiUrl}/${PLURAL[kind]}/${plan.id}` });
   });
 };
@@ -79,6 +82,12 @@ async function loadForWrite(kind: LinkedKind, ctx: RequestContext<RecordRefParam
   return item;
 }
 
+/** The search index change of a write of an existing record (its manifest is read only when the index may change). */
+async function wordsFor(kind: LinkedKind, prev: LinkedItem, next: LinkedItem | null): Promise<LinkedWordPlan> {
+  const m = wordsMayChange(prev, next) ? await readManifest(prev.id) : EMPTY_MANIFEST;
+  return planLinkedWords(kind, prev.id, prev, next, m);
+}
+
 /** Re-applies a read-modify-write when another writer got in between; with If-Match that is a 412. */
 const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>): Promise<T> =>
   retryConflicts(fn, { ifMatch: ctx.headers['if-match'] !== undefined });
@@ -87,16 +96,19 @@ const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>):
 /** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
 export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedUpdateParams>): Promise<HttpResult> => {
   let toTrash = false;
+  let words: LinkedWordPlan | null = null;
   const result = await withRetry(ctx, async (attempt) => {
     const existing = await loadForWrite(kind, ctx);
     const written = await applyLinkedWrite(kind, ctx, ctx.params, existing, existing.id);
     const moved = trashTransition(existing, written);
     const item = moved?.record ?? written;
     const stored = moved ? withSlug(kind, item, await new ReadSet(attempt > 0).freeSlug(kind, moved.slugBase, item.id, attempt)) : item;
-    await rewriteRecord(kind, existing, stored, recordTransactItems(kind, existing.id, existing, stored));
+    words = await wordsFor(kind, existing, stored);
+    await rewriteRecord(kind, existing, stored, [...recordTransactItems(kind, existing.id, existing, stored), ...words.items]);
     toTrash = stored.status === 'trash' && existing.status !== 'trash';
     return stored;
   });
+  await words!.after();
   if (toTrash) await afterCommit(`unlinking ${kind} ${result.id}`, () => unlinkEverywhere(kind, result.id));
   return respond(kind, ctx, result, 200);
 };
@@ -108,14 +120,17 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
 export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedDeleteParams>): Promise<HttpResult> => {
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
+  let words: LinkedWordPlan | null = null;
   if (force) {
     const gone = await withRetry(ctx, async () => {
       const existing = await loadForWrite(kind, ctx);
       // Unlink first: an event rewrite adjusts this record's counter, which needs the record to exist.
       await unlinkEverywhere(kind, existing.id);
-      await deleteRecord(kind, existing, recordTransactItems(kind, existing.id, existing, null));
+      words = await wordsFor(kind, existing, null);
+      await deleteRecord(kind, existing, [...recordTransactItems(kind, existing.id, existing, null), ...words.items]);
       return existing;
     });
+    await words!.after();
     // The record as it was; no ETag, as it no longer exists.
     return json(200, renderLinked(kind, gone, ctx, { blank: Boolean(gone.pw) && !canEdit(ctx.caller, await ctx.userId(), gone) }));
   }
@@ -126,9 +141,11 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
       throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`);
     }
     const next = await trashed(kind, existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
-    await rewriteRecord(kind, existing, next, recordTransactItems(kind, existing.id, existing, next));
+    words = await wordsFor(kind, existing, next);
+    await rewriteRecord(kind, existing, next, [...recordTransactItems(kind, existing.id, existing, next), ...words.items]);
     return next;
   });
+  await words!.after();
   await afterCommit(`unlinking ${kind} ${stored.id}`, () => unlinkEverywhere(kind, stored.id));
   return respond(kind, ctx, stored, 200);
 };
