@@ -33,9 +33,9 @@ import { searchFields } from './search.js';
 
 const CODE: Record<LinkedKind, string> = { venue: 'WV', organizer: 'WO' };
 
-export const wordPartitionOf = (kind: LinkedKind, term: string): string => `${CODE[kind]}#${term}`;
+const wordPartitionOf = (kind: LinkedKind, term: string): string => `${CODE[kind]}#${term}`;
 /** Pending markers (`P#<id>`) and records indexed as a whole (`U#<id>`) of a kind. */
-export const sidePartition = (kind: LinkedKind): string => `WX#${kind}`;
+const sidePartition = (kind: LinkedKind): string => `WX#${kind}`;
 const PENDING = 'P#';
 const WHOLE = 'U#';
 
@@ -97,13 +97,11 @@ function space(kind: LinkedKind): WordSpace {
   };
 }
 
-export const linkedSpace = (kind: LinkedKind): WordSpace => SPACES[kind];
-
 const NOTHING: IndexGoal = { terms: new Map(), unindexed: null, tooLarge: false };
 
 /**
  * What the index should hold for a record of `kind` (every status: editors search the trash too): the terms of the
- * fields lib/linked/search-fields.ts names, as shown in each language, each with the languages that show it.
+ * fields searchFields (lib/linked/search.ts) names, as shown in each language, each with the languages that show it.
  */
 export const linkedGoal = (kind: LinkedKind) => (record: Item | null): IndexGoal => {
   if (!record || record.kind !== kind) return NOTHING;
@@ -221,7 +219,7 @@ export async function pendingManifests(ids: number[]): Promise<Map<number, Manif
 }
 
 /** The entries of a bucket for a language (shown text; with `hidden`, hidden text too), newest first. */
-export function bucketEntries(item: Item, lang: Language, hidden: boolean): WordEntry[] {
+function bucketEntries(item: Item, lang: Language, hidden: boolean): WordEntry[] {
   const l = langIndex(lang);
   const out: WordEntry[] = [];
   for (const [attr, value] of Object.entries(item)) {
