@@ -33,6 +33,8 @@ import { applyLinkedWrite, fold, PLURAL, sameContent, type LinkedItem, type Link
 import { kindCountItems, nonEmptyMove } from './counts.js';
 import { withConds } from '../store/nonempty.js';
 import { idsInNameItem, nameKey, nameWrites, showsName, type NameChange } from './names.js';
+import { EMPTY_MANIFEST, manifestKeyOf, manifestOf } from '../store/words.js';
+import { planLinkedWords, type LinkedWordPlan } from './words.js';
 
 /** The parameters POST /venues (resp. /organizers) declares: inline objects are validated against them. */
 export function createSpecs(kind: LinkedKind): readonly ParamSpec[] {
@@ -66,6 +68,11 @@ export interface LinkedPlan {
    * to `linked` (a ConditionCheck when there is nothing to change at all).
    */
   build: (linkedDelta: number) => TransactItem[];
+  /**
+   * For POST /venues and /organizers, once the last built transaction committed: the search index work that did not
+   * fit in it (lib/linked/words.ts). An event write does not call it: the record's marker says that its index waits.
+   */
+  afterCommit: () => Promise<void>;
 }
 
 export function draftOf(kind: LinkedKind, p: LinkedWriteParams): LinkedDraft {
@@ -82,10 +89,11 @@ export function wantDraft(d: LinkedDraft, reads: ReadSet): void {
   reads.wantSlugs(d.kind, slugBaseOf(d));
 }
 
-/** Step 2 (after the name item was read): the records it lists with that name (and description). */
+/** Step 2 (after the name item was read): the records it lists with that name (and description), with their search manifests. */
 export function wantMatches(d: LinkedDraft, reads: ReadSet): void {
   if (!fold(d.name)) return;
-  reads.want(...idsInNameItem(reads.get(nameKey(d.kind, fold(d.name))), d.description).map(postKey));
+  const ids = idsInNameItem(reads.get(nameKey(d.kind, fold(d.name))), d.description);
+  reads.want(...ids.map(postKey), ...ids.map(manifestKeyOf));
 }
 
 /** Whether a later draft of the same request de-duplicates onto this one (same rule as for stored records). */
@@ -120,12 +128,21 @@ function updateExisting(prev: LinkedItem, next: LinkedItem, changed: boolean, de
   return [withConds(update, filled.conds), ...kindCountItems(prev.kind, prev, next), ...filled.items];
 }
 
+/** The search index part of a plan: made again for each transaction built, so `afterCommit` follows the last one. */
+function wordsOf(make: () => LinkedWordPlan): { build: () => TransactItem[]; afterCommit: () => Promise<void> } {
+  let last: LinkedWordPlan | null = null;
+  return {
+    build: () => (last = make()).items,
+    afterCommit: async () => { await last?.after(); },
+  };
+}
+
 /**
  * Step 3 (after the matches were read): the existing record the draft de-duplicates onto — the lowest id that
  * is of the kind, not trashed, readable by the caller and (checked on the record itself) shows the name and
- * description — or null.
+ * description — or null. `own`: the caller runs `afterCommit` (POST /venues, /organizers), not an event write.
  */
-export async function reuseOf(d: LinkedDraft, ctx: RequestContext, reads: ReadSet): Promise<LinkedPlan | null> {
+export async function reuseOf(d: LinkedDraft, ctx: RequestContext, reads: ReadSet, own = false): Promise<LinkedPlan | null> {
   if (!fold(d.name)) return null;
   const userId = await ctx.userId();
   for (const id of idsInNameItem(reads.get(nameKey(d.kind, fold(d.name))), d.description)) {
@@ -139,17 +156,20 @@ export async function reuseOf(d: LinkedDraft, ctx: RequestContext, reads: ReadSe
     const next = editable ? await applyLinkedWrite(d.kind, ctx, fields, existing, id) : existing;
     const changed = editable && !sameContent(existing, next);
     const item = changed ? next : existing;
+    const words = wordsOf(() => planLinkedWords(d.kind, id, existing, item, manifestOf(reads.get(manifestKeyOf(id))), !own));
     return { id, created: false, item, names: { kind: d.kind, id, prev: existing, next: item },
-      build: (delta) => updateExisting(existing, item, changed, delta) };
+      build: (delta) => [...updateExisting(existing, item, changed, delta), ...(changed ? words.build() : [])],
+      afterCommit: words.afterCommit };
   }
   return null;
 }
 
-/** Step 3, no match: the new record with id `id` and a free slug (`spread` > 0 after a lost race). */
-export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, reads: ReadSet, spread = 0): Promise<LinkedPlan> {
+/** Step 3, no match: the new record with id `id` and a free slug (`spread` > 0 after a lost race; `own` as for reuseOf). */
+export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, reads: ReadSet, spread = 0, own = false): Promise<LinkedPlan> {
   const draft = await applyLinkedWrite(d.kind, ctx, d.p, null, id);
   const slug = await reads.freeSlug(d.kind, slugBaseOf(d), id, spread);
   const item: LinkedItem = { ...draft, slug, GSI1PK: `${d.kind}#${slug}`, GSI1SK: d.kind };
+  const words = wordsOf(() => planLinkedWords(d.kind, id, null, item, EMPTY_MANIFEST, !own));
   return {
     id, created: true, item, names: { kind: d.kind, id, prev: null, next: item },
     build: (delta) => [
@@ -157,7 +177,9 @@ export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, 
       guardPut(slugKey(d.kind, slug), id),
       ...kindCountItems(d.kind, null, item),
       ...nonEmptyMove(d.kind, null, { ...item, linked: delta }).items,
+      ...words.build(),
     ],
+    afterCommit: words.afterCommit,
   };
 }
 
@@ -174,7 +196,7 @@ export async function planLinked(kind: LinkedKind, p: LinkedWriteParams, ctx: Re
   await reads.fetch();
   wantMatches(d, reads);
   await reads.fetch();
-  const plan = (await reuseOf(d, ctx, reads)) ?? (await createOf(d, ctx, (await ids.take('post', 1))[0]!, reads, attempt));
+  const plan = (await reuseOf(d, ctx, reads, true)) ?? (await createOf(d, ctx, (await ids.take('post', 1))[0]!, reads, attempt, true));
   return { plan, items: [...plan.build(0), ...nameWrites([plan.names], reads)] };
 }
 

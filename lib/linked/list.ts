@@ -1,8 +1,9 @@
 /**
  * GET /venues and GET /organizers (reference §5.1, §7; contract §4, §9): the kind's collection is read from
  * the byStart index newest first (small projected items), filtered there (visibility, status, event,
- * has_events), then by upcoming events (one relationship Query per remaining candidate) and by search
- * (BatchGetItem of the remaining candidates), counted exactly, and only the page is fetched in full.
+ * has_events), then by upcoming events (one relationship Query per remaining candidate), counted exactly, and only
+ * the page is fetched in full. A search reads the word index instead of the collection (search-list.ts); with
+ * `event`, it checks that event's few records themselves.
  */
 import { canEdit, countableStatuses, listVisible } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
@@ -18,6 +19,7 @@ import { countByEvents, countByStatus } from './counts.js';
 import { nowUtcWall } from '../time/format.js';
 import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
 import { matchesSearch } from './search.js';
+import { searchLinked } from './search-list.js';
 import { queryWords } from '../text/words.js';
 import { isLocked, renderLinked } from './serialize.js';
 
@@ -94,39 +96,50 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
   // from its non-empty counts) and reads only as many index items as its page needs.
   const countable = countableStatuses(ctx.caller, statuses);
   const plain = countable && p.event === undefined && p.only_with_upcoming !== true && p.search === undefined;
-  let entries: LinkedIndexEntry[] = [];
-  let counted: number | null = null;
-  if (plain) {
-    [counted, entries] = await Promise.all([countPlain(kind, countable, p.has_events),
-      readCollection(kind, countable, page * perPage, p.has_events)]);
-  }
-  if (counted === null) entries = await filteredCollection(kind, ctx, userId);
   const password = p.password;
   const locked = (item: LinkedItem) => isLocked(item, password) && !(p.context === 'edit' && canEdit(ctx.caller, userId, item));
+  const fragments = p.search !== undefined ? queryWords(p.search) : null;
 
-  let full: Map<number, LinkedItem> | null = null;
-  if (p.search !== undefined) {
-    const fragments = queryWords(p.search);
-    const items = (await batchGet(entries.map((e) => postKey(e.id)))) as LinkedItem[];
-    full = new Map(items.map((i) => [i.id, i]));
-    entries = entries.filter((e) => {
-      const item = full!.get(e.id);
-      return item !== undefined && matchesSearch(kind, item, ctx.lang, fragments, locked(item));
-    });
+  let total: number | null = null;
+  let slice: number[] = [];
+  let full: Map<number, LinkedItem> = new Map();
+  if (plain) {
+    // A table whose non-empty counts are not built yet has no count for has_events: then it is read below.
+    const [counted, entries] = await Promise.all([countPlain(kind, countable, p.has_events),
+      readCollection(kind, countable, page * perPage, p.has_events)]);
+    if (counted !== null) {
+      total = counted;
+      slice = entries.slice((page - 1) * perPage, page * perPage).map((e) => e.id);
+    }
+  }
+  if (total === null && p.search !== undefined && p.event === undefined) {
+    ({ total, ids: slice, full } = await searchLinked(kind, ctx, userId, page, perPage));
+  } else if (total === null) {
+    let entries = await filteredCollection(kind, ctx, userId);
+    if (fragments) {
+      const items = (await batchGet(entries.map((e) => postKey(e.id)))) as LinkedItem[];
+      full = new Map(items.map((i) => [i.id, i]));
+      entries = entries.filter((e) => {
+        const item = full.get(e.id);
+        return item !== undefined && matchesSearch(kind, item, ctx.lang, fragments, locked(item));
+      });
+    }
+    total = entries.length;
+    slice = entries.slice((page - 1) * perPage, page * perPage).map((e) => e.id);
   }
 
-  const total = counted ?? entries.length;
-  const totalPages = Math.ceil(total / perPage);
-  const slice = entries.slice((page - 1) * perPage, page * perPage);
+  const totalPages = Math.ceil(total! / perPage);
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, `${kind}-archive-page-not-found`, `The requested ${kind} archive page does not exist`);
   }
-  const fetched = full ? slice.map((e) => full!.get(e.id)!)
-    : ((await batchGet(slice.map((e) => postKey(e.id)))) as LinkedItem[]).filter((i) => i.kind === kind);
+  const unread = slice.filter((id) => !full.has(id));
+  const read = new Map(((await batchGet(unread.map(postKey))) as LinkedItem[]).map((i) => [i.id, i]));
+  const fetched = slice.map((id) => full.get(id) ?? read.get(id)).filter((i): i is LinkedItem => i !== undefined && i.kind === kind);
   // The index is eventually consistent and records change between the index read and this one: a record the caller
-  // may no longer list (trashed, unpublished, deleted meanwhile) is left out rather than shown (contract §4), as
-  // the events list does.
-  const items = fetched.filter((i) => i !== undefined && listVisible(ctx.caller, userId, statuses, i as never));
+  // may no longer list (trashed, unpublished, deleted meanwhile, no longer matching) is left out rather than shown
+  // (contract §4), as the events list does.
+  const items = fetched.filter((i) => listVisible(ctx.caller, userId, statuses, i as never)
+    && (!fragments || matchesSearch(kind, i, ctx.lang, fragments, locked(i))));
   const records = serializePage(items, (item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
 
   const query = echoLinked(ctx);

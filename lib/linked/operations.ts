@@ -24,6 +24,8 @@ import { planLinked } from './inline.js';
 import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
 import { recordTransactItems } from './counts.js';
 import { renderLinked } from './serialize.js';
+import { EMPTY_MANIFEST, readManifest } from '../store/words.js';
+import { planLinkedWords, wordsMayChange, type LinkedWordPlan } from './words.js';
 
 const notFound = (kind: LinkedKind, ref: string): ApiError => {
   const title = kind === 'venue' ? 'Venue' : 'Organizer';
@@ -68,6 +70,7 @@ export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     const { plan, items } = await planLinked(kind, ctx.params, ctx, ids, attempt);
     // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
     await commit(items);
+    await plan.afterCommit();
     return respond(kind, ctx, plan.item, 201, { Location: `${ctx.apiUrl}/${PLURAL[kind]}/${plan.id}` });
   });
 };
@@ -80,6 +83,12 @@ async function loadForWrite(kind: LinkedKind, ctx: RequestContext<RecordRefParam
   return item;
 }
 
+/** The search index change of a write of an existing record (its manifest is read only when the index may change). */
+async function wordsFor(kind: LinkedKind, prev: LinkedItem, next: LinkedItem | null): Promise<LinkedWordPlan> {
+  const m = wordsMayChange(prev, next) ? await readManifest(prev.id) : EMPTY_MANIFEST;
+  return planLinkedWords(kind, prev.id, prev, next, m);
+}
+
 /** Re-applies a read-modify-write when another writer got in between; with If-Match that is a 412. */
 const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>): Promise<T> =>
   retryConflicts(fn, { ifMatch: ctx.headers['if-match'] !== undefined });
@@ -88,6 +97,7 @@ const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>):
 /** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
 export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedUpdateParams>): Promise<HttpResult> => {
   let toTrash = false;
+  let words: LinkedWordPlan | null = null;
   const result = await withRetry(ctx, async (attempt) => {
     const existing = await loadForWrite(kind, ctx);
     const written = await applyLinkedWrite(kind, ctx, ctx.params, existing, existing.id);
@@ -95,10 +105,12 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     const item = moved?.record ?? written;
     const stored = moved ? withSlug(kind, item, await new ReadSet(attempt > 0).freeSlug(kind, moved.slugBase, item.id, attempt)) : item;
     const counted = recordTransactItems(kind, existing.id, existing, stored);
-    await rewriteRecord(kind, existing, stored, counted.items, counted.conds);
+    words = await wordsFor(kind, existing, stored);
+    await rewriteRecord(kind, existing, stored, [...counted.items, ...words.items], counted.conds);
     toTrash = stored.status === 'trash' && existing.status !== 'trash';
     return stored;
   });
+  await words!.after();
   if (toTrash) await afterCommit(`unlinking ${kind} ${result.id}`, () => unlinkEverywhere(kind, result.id));
   return respond(kind, ctx, result, 200);
 };
@@ -110,6 +122,7 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
 export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedDeleteParams>): Promise<HttpResult> => {
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
+  let words: LinkedWordPlan | null = null;
   if (force) {
     const gone = await withRetry(ctx, async () => {
       const existing = await loadForWrite(kind, ctx);
@@ -118,10 +131,12 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
       // Its `linked` as the unlinking left it (event writes do not change its version).
       const now = await getPost(existing.id, true) as LinkedItem | null;
       if (!now || now.v !== existing.v) throw new VersionConflict();
-      const gone = recordTransactItems(kind, now.id, now, null);
-      await deleteRecord(kind, now, gone.items, gone.conds);
+      const removal = recordTransactItems(kind, now.id, now, null);
+      words = await wordsFor(kind, now, null);
+      await deleteRecord(kind, now, [...removal.items, ...words.items], removal.conds);
       return existing;
     });
+    await words!.after();
     // The record as it was; no ETag, as it no longer exists.
     return json(200, renderLinked(kind, gone, ctx, { blank: Boolean(gone.pw) && !canEdit(ctx.caller, await ctx.userId(), gone) }));
   }
@@ -133,9 +148,11 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     }
     const next = await trashed(kind, existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
     const moved = recordTransactItems(kind, existing.id, existing, next);
-    await rewriteRecord(kind, existing, next, moved.items, moved.conds);
+    words = await wordsFor(kind, existing, next);
+    await rewriteRecord(kind, existing, next, [...moved.items, ...words.items], moved.conds);
     return next;
   });
+  await words!.after();
   await afterCommit(`unlinking ${kind} ${stored.id}`, () => unlinkEverywhere(kind, stored.id));
   return respond(kind, ctx, stored, 200);
 };

@@ -155,14 +155,115 @@ function reasonsOf(e: unknown): string[] {
   return ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
 }
 
+// ------------------------------------------------------------------------------------------------ optional items
+
+/**
+ * Items a transaction takes only if they fit once everything else is in (a venue's index changes inside an event
+ * write, which has little room). Until then the transaction carries `instead`, one item that stands for them (a
+ * marker asking for the work to be done after the commit); `taken` says, once the transaction committed, which of
+ * the two went in.
+ */
+export interface Optional {
+  readonly instead: TransactItem;
+  readonly items: TransactItem[];
+  taken: boolean;
+}
+
+const OPTIONAL = new WeakMap<TransactItem, Optional>();
+
+export function optional(instead: TransactItem, items: TransactItem[]): Optional {
+  const o: Optional = { instead, items, taken: false };
+  OPTIONAL.set(instead, o);
+  return o;
+}
+
+const itemKey = (t: TransactItem): string => {
+  const key = (t.Put?.Item ?? t.Update?.Key ?? t.Delete?.Key ?? t.ConditionCheck?.Key) as Key;
+  return `${key.PK}\u0000${key.SK}`;
+};
+
+/** An unconditional Update that sets or removes one attribute (`#e`), as index buckets are written. */
+const ONE_ATTRIBUTE = /^(SET #e = :v|REMOVE #e)$/;
+
+/**
+ * Several records' optional items may write one bucket (two organizers created by one event write share words):
+ * such single-attribute writes of one item are merged into one Update, as a transaction may touch an item once.
+ * Null when items of one key remain that cannot be merged.
+ */
+function mergeOneAttributeWrites(items: TransactItem[]): TransactItem[] | null {
+  const groups = new Map<string, TransactItem[]>();
+  for (const t of items) groups.set(itemKey(t), [...(groups.get(itemKey(t)) ?? []), t]);
+  const out: TransactItem[] = [];
+  for (const group of groups.values()) {
+    if (group.length === 1) {
+      out.push(group[0]!);
+      continue;
+    }
+    const updates = group.map((t) => t.Update);
+    if (updates.some((u) => !u || u.ConditionExpression || !ONE_ATTRIBUTE.test(u.UpdateExpression ?? ''))) return null;
+    const attributes = updates.map((u) => u!.ExpressionAttributeNames!['#e']!);
+    if (new Set(attributes).size !== attributes.length) return null;
+    const sets: string[] = [];
+    const removes: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    updates.forEach((u, i) => {
+      names[`#e${i}`] = attributes[i]!;
+      if (u!.UpdateExpression!.startsWith('SET')) {
+        sets.push(`#e${i} = :v${i}`);
+        values[`:v${i}`] = u!.ExpressionAttributeValues![':v'];
+      } else removes.push(`#e${i}`);
+    });
+    out.push({ Update: { TableName: updates[0]!.TableName, Key: updates[0]!.Key,
+      UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
+      ExpressionAttributeNames: names, ...(sets.length ? { ExpressionAttributeValues: values } : {}) } });
+  }
+  return out;
+}
+
+/** The transaction with every optional group that fits taken in (in order), and the groups taken. */
+function withOptional(items: TransactItem[]): { items: TransactItem[]; taken: Optional[] } {
+  const base = items.filter((t) => !OPTIONAL.has(t));
+  const groups = items.filter((t) => OPTIONAL.has(t)).map((t) => OPTIONAL.get(t)!);
+  const taken: Optional[] = [];
+  let current = items;
+  for (const o of groups) {
+    const merged = mergeOneAttributeWrites(foldCounters([...base, ...taken.flatMap((g) => g.items), ...o.items]));
+    if (!merged) continue;
+    const candidate = [...merged, ...groups.filter((g) => g !== o && !taken.includes(g)).map((g) => g.instead)];
+    if (candidate.length <= 100) {
+      current = candidate;
+      taken.push(o);
+    }
+  }
+  return { items: current, taken };
+}
+
 /**
  * Runs one transaction: null when it committed, else the cancellation reasons (one per item). Throttled
  * transactions are sent again (with the same ClientRequestToken, so a retry after a lost answer cannot apply
  * twice) while the request has time; a conflict with another transaction in flight reads as ['TransactionConflict'].
  */
 export async function transact(all: TransactItem[]): Promise<string[] | null> {
-  const items = foldCounters(all);
-  if (items.length > 100) throw new TooManyChanges();
+  const folded = foldCounters(all);
+  if (folded.length > 100) throw new TooManyChanges();
+  if (folded.some((t) => OPTIONAL.has(t))) {
+    const { items, taken } = withOptional(folded);
+    if (taken.length) {
+      try {
+        const reasons = await send(items);
+        if (!reasons) for (const o of taken) o.taken = true;
+        return reasons;
+      } catch (e) {
+        // An optional item that would pass the item size limit (a full index bucket): the work goes after the commit.
+        if (!((e as Error).name === 'ValidationException' && /size/i.test((e as Error).message))) throw e;
+      }
+    }
+  }
+  return send(folded);
+}
+
+async function send(items: TransactItem[]): Promise<string[] | null> {
   for (const t of items) if (t.Put?.Item) checkSize(t.Put.Item);
   const ClientRequestToken = randomUUID();
   for (let attempt = 0; ; attempt++) {

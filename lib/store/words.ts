@@ -20,6 +20,9 @@
  * a few dozen terms, each conditioned on the manifest's version and updating it: exactly once, resumable, and safe
  * against concurrent syncs of the same event. A request that dies in between leaves the marker, and the next write
  * request (or the local server at start) finishes the work (repairWords).
+ *
+ * The manifest, marker, chunked sync and repair are shared with the word index of venues and organizers
+ * (lib/linked/words.ts): a WordSpace says where an index keeps its buckets, counts and markers.
  */
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LANGUAGES, type Language } from '../model/language.js';
@@ -32,16 +35,30 @@ import { countKey, pad, postKey } from './keys.js';
 import { batchGet, getItem, queryAll, type Item } from './records.js';
 import { transact } from './kit.js';
 import { timeLeft } from './scope.js';
-import type { LinkFacts, TransactItem } from './types.js';
+import type { Key, LinkFacts, TransactItem } from './types.js';
 
-/** Events with more distinct terms than this are not indexed term by term (their writes would be too large). */
+/** Records with more distinct terms than this are not indexed term by term (their writes would be too large). */
 export const MAX_TERMS = 2_000;
 /** Terms per transaction: each moves at most two buckets and two count items, next to the manifest's update. */
 const CHUNK = 24;
 
+/**
+ * Where a word index keeps its items. Bucket values start with the record's UTC date-time (its bucket day is the
+ * value's first ten characters); the rest is the space's own.
+ */
+export interface WordSpace {
+  /** Partition of a term's day buckets. */
+  partition(term: string): string;
+  /** The count-item changes of a term's bucket value going from `before` to `after` (undefined = absent). */
+  counts(term: string, before: string | undefined, after: string | undefined): TransactItem[];
+  /** The marker of a record whose index may be behind it. */
+  marker(id: number): Key;
+  /** The markers' partition and sort-key prefix (repair reads them). */
+  markers: { pk: string; prefix: string };
+}
+
 export const wordPartition = (term: string): string => `W#${term}`;
 const manifestKey = (id: number) => ({ PK: postKey(id).PK, SK: 'WORDS' });
-const markerKey = (id: number) => ({ PK: 'WSYNC', SK: pad(id) });
 export const UNINDEXED_PARTITION = 'WX';
 
 /**
@@ -49,6 +66,12 @@ export const UNINDEXED_PARTITION = 'WX';
  * nothing indexed); `tooLarge` puts it in the unindexed partition instead.
  */
 export type WordTarget = { terms: Map<string, string>; facts: LinkFacts | null; tooLarge: boolean };
+
+/**
+ * What an index should hold for a record, in any space: its terms with their bucket values, and the item that stands
+ * for it when it is not indexed term by term (`tooLarge`, or a bucket of its was full); null: nothing at all.
+ */
+export type IndexGoal = { terms: Map<string, string>; unindexed: Item | null; tooLarge: boolean };
 
 /** A bucket value: the event's list facts and the languages whose shown text (or hidden text) holds the term. */
 export const wordValue = (e: { startUtc: string; endUtc: string; status: string; author: number }, langs: string, hidden: string): string =>
@@ -70,24 +93,22 @@ function parse(value: string): Parsed {
   return p;
 }
 
-/** The transaction items of one term's move from `before` to `after` (bucket values; undefined = absent). */
-function termItems(id: number, term: string, before: string | undefined, after: string | undefined): TransactItem[] {
-  const pk = wordPartition(term);
-  const attr = { '#e': `e${id}` };
-  const items: TransactItem[] = [];
-  const old = before === undefined ? null : parse(before);
-  const next = after === undefined ? null : parse(after);
-  if (old && (!next || old.startUtc.slice(0, 10) !== next.startUtc.slice(0, 10))) {
-    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: old.startUtc.slice(0, 10) }, UpdateExpression: 'REMOVE #e',
-      ExpressionAttributeNames: attr } });
-  }
-  if (next) {
-    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: next.startUtc.slice(0, 10) }, UpdateExpression: 'SET #e = :v',
-      ExpressionAttributeNames: attr, ExpressionAttributeValues: { ':v': after } } });
-  }
-  // The count items' changes, summed per month (a plain loop: an event's create runs this for every one of its terms).
+/** The event index: count items per month with per-day attributes, like every event list source. */
+export const EVENT_WORDS: WordSpace = {
+  partition: wordPartition,
+  counts: (term, before, after) => eventWordCounts(wordPartition(term), before, after),
+  marker: (id) => ({ PK: 'WSYNC', SK: pad(id) }),
+  markers: { pk: 'WSYNC', prefix: '' },
+};
+
+/**
+ * The count items' changes of one term's move, summed per month (a plain loop: an event's create runs this for every
+ * one of its terms): per language of the value, the status's month total and day count (lib/store/event-counts.ts).
+ */
+function eventWordCounts(pk: string, before: string | undefined, after: string | undefined): TransactItem[] {
   const byMonth = new Map<string, Record<string, number>>();
-  const move = (p: Parsed, delta: number) => {
+  const move = (value: string, delta: number) => {
+    const p = parse(value);
     const month = p.startUtc.slice(0, 7);
     const day = p.startUtc.slice(8, 10);
     let deltas = byMonth.get(month);
@@ -99,8 +120,9 @@ function termItems(id: number, term: string, before: string | undefined, after: 
       deltas[daily] = (deltas[daily] ?? 0) + delta;
     }
   };
-  if (old) move(old, -1);
-  if (next) move(next, 1);
+  if (before !== undefined) move(before, -1);
+  if (after !== undefined) move(after, 1);
+  const items: TransactItem[] = [];
   for (const [month, deltas] of byMonth) {
     let moved = false;
     for (const name in deltas) {
@@ -112,21 +134,46 @@ function termItems(id: number, term: string, before: string | undefined, after: 
   return items;
 }
 
+/** The bucket day of a value: the date its value starts with. */
+const dayOf = (value: string): string => value.slice(0, 10);
+
+/** The transaction items of one term's move from `before` to `after` (bucket values; undefined = absent). */
+function termItems(space: WordSpace, id: number, term: string, before: string | undefined, after: string | undefined): TransactItem[] {
+  const pk = space.partition(term);
+  const attr = { '#e': `e${id}` };
+  const items: TransactItem[] = [];
+  if (before !== undefined && (after === undefined || dayOf(before) !== dayOf(after))) {
+    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: dayOf(before) }, UpdateExpression: 'REMOVE #e',
+      ExpressionAttributeNames: attr } });
+  }
+  if (after !== undefined) {
+    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: dayOf(after) }, UpdateExpression: 'SET #e = :v',
+      ExpressionAttributeNames: attr, ExpressionAttributeValues: { ':v': after } } });
+  }
+  return [...items, ...space.counts(term, before, after)];
+}
+
+/** The marker that a record's own transaction puts when its index may change (`extra`: attributes of the space's). */
+export const markerPut = (space: WordSpace, id: number, v: number, now: string, extra: Item = {}): TransactItem =>
+  ({ Put: { TableName: table(), Item: { ...space.marker(id), v, at: now, ...extra } } });
+
 /** The marker that the event's own transaction puts when its index may change. */
-export const wordMarker = (id: number, v: number, now: string): TransactItem =>
-  ({ Put: { TableName: table(), Item: { ...markerKey(id), v, at: now } } });
+export const wordMarker = (id: number, v: number, now: string): TransactItem => markerPut(EVENT_WORDS, id, v, now);
 
 /**
- * What the index holds for an event, as its manifest says. `o`: a bucket of one of its terms was full (over 6,000
- * events of a day sharing the term), so the event is kept in the unindexed partition.
+ * What the index holds for a record, as its manifest says. `o`: a bucket of one of its terms was full (over 6,000
+ * records of a day sharing the term), so the record is kept unindexed.
  */
 export interface Manifest { exists: boolean; mv: number; t: Map<string, string>; x: string | null; o: boolean }
 
-/** The manifest of an event that has none. */
+/** The manifest of a record that has none. */
 export const EMPTY_MANIFEST: Manifest = { exists: false, mv: 0, t: new Map(), x: null, o: false };
 
-export async function readManifest(id: number): Promise<Manifest> {
-  const item = await getItem(manifestKey(id), true);
+/** The key of a record's manifest (plans read it with their other reads). */
+export const manifestKeyOf = manifestKey;
+
+/** A manifest as read (null: none). */
+export function manifestOf(item: Item | null): Manifest {
   return {
     exists: item !== null,
     mv: (item?.mv as number | undefined) ?? 0,
@@ -136,18 +183,31 @@ export async function readManifest(id: number): Promise<Manifest> {
   };
 }
 
+export async function readManifest(id: number): Promise<Manifest> {
+  return manifestOf(await getItem(manifestKey(id), true));
+}
+
 /**
  * Brings the index of event `id` to what `target` makes of its record (read consistently), then deletes its marker.
  * Each transaction carries up to CHUNK terms and the manifest's update at its read version; a conflict with another
  * sync of the same event reads both again and goes on from there. Returns false when the request ran out of time.
  */
-export async function syncWords(id: number, target: (record: Item | null) => WordTarget): Promise<boolean> {
+export const syncWords = (id: number, target: (record: Item | null) => WordTarget): Promise<boolean> =>
+  syncIndex(EVENT_WORDS, id, eventGoal(target));
+
+const eventGoal = (target: (record: Item | null) => WordTarget) => (record: Item | null): IndexGoal => {
+  const goal = target(record);
+  return { terms: goal.terms, tooLarge: goal.tooLarge, unindexed: goal.facts ? entryItem(UNINDEXED_PARTITION, goal.facts) : null };
+};
+
+/** syncWords in any space. */
+export async function syncIndex(space: WordSpace, id: number, target: (record: Item | null) => IndexGoal): Promise<boolean> {
   for (let round = 0; round < 20; round++) {
     const [record, m] = await Promise.all([getItem(postKey(id), true), readManifest(id)]);
     const goal = target(record);
-    const unindexed = goal.facts && (goal.tooLarge || m.o) ? goal.facts : null;
+    const unindexed = goal.unindexed && (goal.tooLarge || m.o) ? goal.unindexed : null;
     const want = { terms: unindexed ? new Map<string, string>() : goal.terms };
-    const unindexedValue = unindexed ? JSON.stringify(entryItem(UNINDEXED_PARTITION, unindexed)) : null;
+    const unindexedValue = unindexed ? JSON.stringify(unindexed) : null;
     let conflict = false;
     for (;;) {
       const changed = changedTerms(m, want.terms);
@@ -156,12 +216,12 @@ export async function syncWords(id: number, target: (record: Item | null) => Wor
       const wx = last && m.x !== unindexedValue;
       if (chunk.length === 0 && !wx) {
         if (m.exists && m.t.size === 0 && m.x === null) await transact([manifestDelete(id, m.mv)]);
-        await transact([{ Delete: { TableName: table(), Key: markerKey(id), ConditionExpression: 'attribute_not_exists(v) OR v <= :v',
+        await transact([{ Delete: { TableName: table(), Key: space.marker(id), ConditionExpression: 'attribute_not_exists(v) OR v <= :v',
           ExpressionAttributeValues: { ':v': (record?.v as number | undefined) ?? Number.MAX_SAFE_INTEGER } } }]);
         return true;
       }
       if (timeLeft() < 1_000) return false;
-      const items = termsItems(id, m, chunk, want.terms);
+      const items = indexItems(space, id, m, chunk, want.terms);
       if (wx) {
         if (m.x) items.push({ Delete: { TableName: table(), Key: keyOf(JSON.parse(m.x) as Item) } });
         if (unindexedValue) items.push({ Put: { TableName: table(), Item: JSON.parse(unindexedValue) as Item } });
@@ -194,7 +254,7 @@ export async function syncWords(id: number, target: (record: Item | null) => Wor
   return false;
 }
 
-/** Marks an event whose terms no longer fit a day's bucket: from now on it is in the unindexed partition. */
+/** Marks a record whose terms no longer fit a day's bucket: from now on it is kept unindexed. */
 async function markOverflow(id: number): Promise<void> {
   await db().send(new UpdateCommand({ TableName: table(), Key: manifestKey(id),
     UpdateExpression: 'SET o = :o, mv = if_not_exists(mv, :z), t = if_not_exists(t, :t)',
@@ -203,7 +263,11 @@ async function markOverflow(id: number): Promise<void> {
 
 /** The bucket and count changes that move `terms` from what the manifest holds to `want`. */
 export const termsItems = (id: number, m: Manifest, terms: string[], want: Map<string, string>): TransactItem[] =>
-  terms.flatMap((term) => termItems(id, term, m.t.get(term), want.get(term)));
+  indexItems(EVENT_WORDS, id, m, terms, want);
+
+/** termsItems in any space. */
+export const indexItems = (space: WordSpace, id: number, m: Manifest, terms: string[], want: Map<string, string>): TransactItem[] =>
+  terms.flatMap((term) => termItems(space, id, term, m.t.get(term), want.get(term)));
 
 /** The terms whose bucket value differs between the manifest and `want`. */
 export const changedTerms = (m: Manifest, want: Map<string, string>): string[] =>
@@ -213,11 +277,16 @@ export const changedTerms = (m: Manifest, want: Map<string, string>): string[] =
  * The whole change of an event's index as items of its own transaction (null when they do not fit in `room`, or the
  * event is not indexed term by term): the terms' buckets and counts and the manifest at its read version.
  */
-export function inlineWordItems(id: number, m: Manifest, want: Map<string, string> | null, room: number): { items: TransactItem[]; mv: number } | null {
+export const inlineWordItems = (id: number, m: Manifest, want: Map<string, string> | null, room: number): { items: TransactItem[]; mv: number } | null =>
+  inlineIndexItems(EVENT_WORDS, id, m, want, room);
+
+/** inlineWordItems in any space. */
+export function inlineIndexItems(space: WordSpace, id: number, m: Manifest, want: Map<string, string> | null, room: number):
+  { items: TransactItem[]; mv: number } | null {
   if (m.o || m.x !== null) return null;
   const terms = changedTerms(m, want ?? new Map());
   if (terms.length === 0) return { items: [], mv: m.mv };
-  const items = termsItems(id, m, terms, want ?? new Map());
+  const items = indexItems(space, id, m, terms, want ?? new Map());
   items.push(want === null && m.exists ? manifestDelete(id, m.mv) : manifestWrite(id, m, terms, want ?? new Map(), null));
   return items.length <= room ? { items, mv: m.mv + 1 } : null;
 }
@@ -235,11 +304,12 @@ function manifestWrite(id: number, m: Manifest, chunk: string[], want: Map<strin
     return { Put: { TableName: table(), Item: { ...manifestKey(id), mv: 1, t, ...(x ? { x } : {}) },
       ConditionExpression: 'attribute_not_exists(PK)' } };
   }
-  const names: Record<string, string> = chunk.length ? { '#t': 't' } : {};
+  const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':mv': m.mv, ':next': m.mv + 1 };
   const sets = ['mv = :next'];
   const removes: string[] = [];
   chunk.forEach((term, i) => {
+    names['#t'] = 't';
     names[`#k${i}`] = term;
     if (want.has(term)) {
       sets.push(`#t.#k${i} = :k${i}`);
@@ -254,18 +324,29 @@ function manifestWrite(id: number, m: Manifest, chunk: string[], want: Map<strin
   }
   return { Update: { TableName: table(), Key: manifestKey(id),
     UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-    ConditionExpression: 'mv = :mv', ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}), ExpressionAttributeValues: values } };
+    ConditionExpression: 'mv = :mv', ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values } };
 }
 
 /**
  * Finishes the index work of writes that did not (their request ended first): at most `limit` markers older than a
  * minute. Run after every event write and by the local server at start.
  */
-export async function repairWords(target: (record: Item | null) => WordTarget, limit = 2, now = Date.now()): Promise<number> {
-  const out = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk',
-    ExpressionAttributeValues: { ':pk': 'WSYNC' }, Limit: limit * 5 }));
-  const stale = (out.Items ?? []).filter((m) => Date.parse(String(m.at)) < now - 60_000).slice(0, limit);
-  for (const m of stale) await syncWords(Number(m.SK), target);
+export const repairWords = (target: (record: Item | null) => WordTarget, limit = 2, now = Date.now()): Promise<number> =>
+  repairIndex(EVENT_WORDS, eventGoal(target), limit, now);
+
+/**
+ * repairWords in any space. A marker with `d` (deferred: no request is bringing that record's index up to date) is
+ * due at once; any other after a minute, so that the write that put it can finish first.
+ */
+export async function repairIndex(space: WordSpace, target: (record: Item | null) => IndexGoal, limit = 2, now = Date.now(),
+  found?: Item[]): Promise<number> {
+  const markers = found ?? (await db().send(new QueryCommand({ TableName: table(),
+    KeyConditionExpression: space.markers.prefix ? 'PK = :pk AND begins_with(SK, :p)' : 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': space.markers.pk, ...(space.markers.prefix ? { ':p': space.markers.prefix } : {}) },
+    Limit: limit * 5 }))).Items ?? [];
+  const stale = markers.filter((m) => m.d === true || Date.parse(String(m.at)) < now - 60_000).slice(0, limit);
+  for (const m of stale) await syncIndex(space, Number(String(m.SK).slice(space.markers.prefix.length)), target);
   return stale.length;
 }
 

@@ -11,6 +11,7 @@ import { KeepAliveClient, Rng, type LoopBounds } from './common.js';
 import { benchEnv, documentClient, LAMBDA_DEADLINE_MS } from './scale.js';
 import type { ScenarioResult, ScenarioSpec } from './scenarios.js';
 import type { LambdaHandler } from '../../lib/local/server.js';
+import type { TransactItem } from '../../lib/store/types.js';
 
 export interface ListsOptions {
   perKind: number;
@@ -65,6 +66,7 @@ export async function runLists(o: ListsOptions): Promise<ListsResult> {
   const { nameOrderKeys, newTermItem, withDerived } = await import('../../lib/terms/item.js');
   const { collectionPartition, collectionSortKey, fold } = await import('../../lib/linked/item.js');
   const { kindCountKey } = await import('../../lib/linked/counts.js');
+  const { createdIndexItems } = await import('../../lib/linked/words.js');
   const { postKey, slugIndexKey } = await import('../../lib/store/keys.js');
   const seed = await import('./seed.js');
   const sc = await import('./scenarios.js');
@@ -92,23 +94,28 @@ export async function runLists(o: ListsOptions): Promise<ListsResult> {
   }
   const start = Date.parse('2024-01-01T00:00:00Z');
   let nextPostId = 1_000;
+  const index = new IndexItems();
   for (const kind of ['venue', 'organizer'] as const) {
     const counts: Record<string, number> = {};
     for (let i = 0; i < o.perKind; i++) {
       const id = nextPostId++;
-      const status = rng.next() < LIST_MIX.published ? 'publish' : 'draft';
+      const status: 'publish' | 'draft' = rng.next() < LIST_MIX.published ? 'publish' : 'draft';
       counts[status] = (counts[status] ?? 0) + 1;
       const dateUtc = new Date(start + i * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
       const title = name(i);
-      items.push({
+      const record = {
         ...postKey(id), kind, id, v: 1, author: 1, status, slug: `${kind}-${id}`, tr: { en: { name: title, description: `<p>The ${title}.</p>` } },
-        lang0: 'en', nm: { en: fold(title) }, dateUtc, modifiedUtc: dateUtc, linked: rng.next() < LIST_MIX.linked ? 1 + Math.floor(rng.next() * 20) : 0,
+        lang0: 'en' as const, nm: { en: fold(title) }, dateUtc, modifiedUtc: dateUtc, linked: rng.next() < LIST_MIX.linked ? 1 + Math.floor(rng.next() * 20) : 0,
         ...(kind === 'venue' ? { city: 'Lisboa', country: 'Portugal', showMap: true, showMapLink: true, spAuto: true } : { email: `o${id}@example.org` }),
         GSI1PK: slugIndexKey(kind, `${kind}-${id}`), GSI1SK: kind, GSI2PK: collectionPartition(kind), GSI2SK: collectionSortKey(dateUtc, id),
-      });
+      };
+      items.push(record);
+      // The search index as the record's create writes it (lib/linked/words.ts), merged with the other records'.
+      index.apply(createdIndexItems(kind, record));
     }
     items.push({ ...kindCountKey(kind), ...counts });
   }
+  for (const item of index.items()) items.push(item);
   await seed.writeAll(client, o.table, seed.chunks(items), o.writeConcurrency);
   await seed.raiseCounter(client, o.table, 'term', nextTermId);
   await seed.raiseCounter(client, o.table, 'post', nextPostId);
@@ -138,6 +145,39 @@ export async function runLists(o: ListsOptions): Promise<ListsResult> {
     await new Promise<void>((ok) => server.close(() => ok()));
     await raw.send(new DeleteTableCommand({ TableName: o.table })).catch(() => undefined);
     raw.destroy();
+  }
+}
+
+/**
+ * Items as a sequence of transactions would leave them, for the ones index writes use: Puts, single-attribute SETs
+ * (bucket entries) and counter ADDs; many records' entries in one bucket become one item.
+ */
+class IndexItems {
+  private readonly byKey = new Map<string, Record<string, unknown>>();
+
+  private item(key: Record<string, unknown>): Record<string, unknown> {
+    const k = `${String(key.PK)}\u0000${String(key.SK)}`;
+    let item = this.byKey.get(k);
+    if (!item) this.byKey.set(k, (item = { PK: key.PK, SK: key.SK }));
+    return item;
+  }
+
+  apply(transactItems: TransactItem[]): void {
+    for (const t of transactItems) {
+      if (t.Put) Object.assign(this.item(t.Put.Item as Record<string, unknown>), t.Put.Item);
+      else if (t.Update && /^SET #e = :v$/.test(t.Update.UpdateExpression ?? '')) {
+        this.item(t.Update.Key!)[t.Update.ExpressionAttributeNames!['#e']!] = t.Update.ExpressionAttributeValues![':v'];
+      } else if (t.Update && /^ADD /.test(t.Update.UpdateExpression ?? '')) {
+        const item = this.item(t.Update.Key!);
+        for (const [placeholder, name] of Object.entries(t.Update.ExpressionAttributeNames ?? {})) {
+          item[name] = ((item[name] as number | undefined) ?? 0) + (t.Update.ExpressionAttributeValues![placeholder.replace('#', ':')] as number);
+        }
+      } else throw new Error(`the seeder cannot apply ${JSON.stringify(t).slice(0, 200)}`);
+    }
+  }
+
+  items(): Record<string, unknown>[] {
+    return [...this.byKey.values()];
   }
 }
 
