@@ -138,7 +138,11 @@ export async function linkTransactItems(prev: LinkFacts | null, next: LinkFacts 
     const crossed = crossing(value, m.delta);
     if (crossed === 0) continue;
     if (m.kind === 'category') categories.push({ id: m.id, own: crossed });
-    else if (m.kind === 'tag') actions.count('tag', 'filled', crossed);
+    else if (m.kind === 'tag') {
+      actions.count('tag', 'filled', crossed);
+      // The tag's search entries say whether it is empty: flag them behind, in the same ADD (lib/terms/words.ts).
+      actions.count('tag', `d${m.id}`, 1);
+    }
     else {
       // Counted under the status read: the record must still have it.
       actions.require(key, { attr: 'status', op: '=', value: String(read.status) });

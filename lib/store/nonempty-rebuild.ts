@@ -37,7 +37,7 @@ const readPartition = (kind: LinkKind): Promise<Item[]> => queryAll({
 class Moved extends Error {}
 
 /** Categories: each one's `linked` (own count, plus non-empty children) set where it differs; returns the counts. */
-async function rebuildCategories(items: Item[]): Promise<Record<string, number>> {
+async function rebuildCategories(items: Item[], changed: number[]): Promise<Record<string, number>> {
   const parent = new Map(items.map((i) => [Number(i.id), Number(i.parent ?? 0)]));
   const filled = new Set<number>();
   for (const i of items) {
@@ -52,6 +52,7 @@ async function rebuildCategories(items: Item[]): Promise<Record<string, number>>
   for (const i of items) {
     const id = Number(i.id);
     if (Number(i.linked ?? 0) === linked.get(id)) continue;
+    if ((Number(i.linked ?? 0) > 0) !== (linked.get(id)! > 0)) changed.push(id);
     // Only on the facts it was computed from: a category whose count or parent moved meanwhile is read again.
     const { expression, names, values } = renderConds([{ exists: true }, { attr: 'cnt', op: '=', value: Number(i.cnt ?? 0) },
       { attr: 'parent', op: '=', value: Number(i.parent ?? 0) }], 'c');
@@ -77,8 +78,11 @@ async function rebuildKind(kind: LinkKind): Promise<void> {
     const before = await getItem(nonEmptyKey(kind), true);
     const items = await readPartition(kind);
     let counts: Record<string, number>;
+    // Categories whose emptiness this changes: their search entries are flagged behind (lib/terms/words.ts), as an
+    // event write's crossing flags them; the flags already there are kept.
+    const changed: number[] = [];
     try {
-      if (kind === 'category') counts = await rebuildCategories(items);
+      if (kind === 'category') counts = await rebuildCategories(items, changed);
       else if (kind === 'tag') counts = { all: items.length, filled: items.filter((i) => Number(i.cnt ?? 0) > 0).length };
       else {
         counts = {};
@@ -92,7 +96,9 @@ async function rebuildKind(kind: LinkKind): Promise<void> {
       ? countAttributes(kind).map((attr) => ({ attr, op: '=' as const, value: Number(before[attr] ?? 0) }))
       : [{ exists: false }], 'c');
     try {
-      await db().send(new PutCommand({ TableName: table(), Item: { ...nonEmptyKey(kind), ...counts, built: true },
+      const flags = Object.fromEntries(Object.entries(before ?? {}).filter(([attr]) => /^d\d+$/.test(attr)));
+      for (const id of changed) flags[`d${id}`] = Number(flags[`d${id}`] ?? 0) + 1;
+      await db().send(new PutCommand({ TableName: table(), Item: { ...nonEmptyKey(kind), ...flags, ...counts, built: true },
         ConditionExpression: unchanged.expression,
         ...(Object.keys(unchanged.names).length ? { ExpressionAttributeNames: unchanged.names, ExpressionAttributeValues: unchanged.values } : {}) }));
       return;

@@ -250,6 +250,8 @@ export async function planCategoryChanges(changes: CategoryChange[], read: Categ
     const d = delta.get(id) ?? 0;
     const crossed = Number(filled.get(id)) - Number(wasFilled(id));
     actions.count('category', 'filled', crossed);
+    // The category's search entries say whether it is empty: flag them behind (lib/terms/words.ts).
+    if (crossed !== 0) actions.count('category', `d${id}`, 1);
     if (own.has(id)) {
       ownConds.push(...sideConds('linked', linkedOf(node), 0));
       continue;

@@ -55,10 +55,18 @@ export interface WordSpace {
   marker(id: number): Key;
   /** The markers' partition and sort-key prefix (repair reads them). */
   markers: { pk: string; prefix: string };
+  /** The bucket (sort key) of a value in its term's partition; by default the day its value starts with. */
+  bucket?(value: string): string;
+  /** The record's key (default: the post's, `POST#<id>`). */
+  record?(id: number): Key;
+  /** The key of the record's manifest (default: `POST#<id>` / `WORDS`). */
+  manifest?(id: number): Key;
 }
 
 export const wordPartition = (term: string): string => `W#${term}`;
 const manifestKey = (id: number) => ({ PK: postKey(id).PK, SK: 'WORDS' });
+const manifestIn = (space: WordSpace, id: number): Key => space.manifest?.(id) ?? manifestKey(id);
+const bucketOf = (space: WordSpace, value: string): string => space.bucket?.(value) ?? dayOf(value);
 export const UNINDEXED_PARTITION = 'WX';
 
 /**
@@ -142,12 +150,12 @@ function termItems(space: WordSpace, id: number, term: string, before: string | 
   const pk = space.partition(term);
   const attr = { '#e': `e${id}` };
   const items: TransactItem[] = [];
-  if (before !== undefined && (after === undefined || dayOf(before) !== dayOf(after))) {
-    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: dayOf(before) }, UpdateExpression: 'REMOVE #e',
+  if (before !== undefined && (after === undefined || bucketOf(space, before) !== bucketOf(space, after))) {
+    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: bucketOf(space, before) }, UpdateExpression: 'REMOVE #e',
       ExpressionAttributeNames: attr } });
   }
   if (after !== undefined) {
-    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: dayOf(after) }, UpdateExpression: 'SET #e = :v',
+    items.push({ Update: { TableName: table(), Key: { PK: pk, SK: bucketOf(space, after) }, UpdateExpression: 'SET #e = :v',
       ExpressionAttributeNames: attr, ExpressionAttributeValues: { ':v': after } } });
   }
   return [...items, ...space.counts(term, before, after)];
@@ -183,8 +191,8 @@ export function manifestOf(item: Item | null): Manifest {
   };
 }
 
-export async function readManifest(id: number): Promise<Manifest> {
-  return manifestOf(await getItem(manifestKey(id), true));
+export async function readManifest(id: number, space: WordSpace = EVENT_WORDS): Promise<Manifest> {
+  return manifestOf(await getItem(manifestIn(space, id), true));
 }
 
 /**
@@ -203,7 +211,7 @@ const eventGoal = (target: (record: Item | null) => WordTarget) => (record: Item
 /** syncWords in any space. */
 export async function syncIndex(space: WordSpace, id: number, target: (record: Item | null) => IndexGoal): Promise<boolean> {
   for (let round = 0; round < 20; round++) {
-    const [record, m] = await Promise.all([getItem(postKey(id), true), readManifest(id)]);
+    const [record, m] = await Promise.all([getItem(space.record?.(id) ?? postKey(id), true), readManifest(id, space)]);
     const goal = target(record);
     const unindexed = goal.unindexed && (goal.tooLarge || m.o) ? goal.unindexed : null;
     const want = { terms: unindexed ? new Map<string, string>() : goal.terms };
@@ -215,7 +223,7 @@ export async function syncIndex(space: WordSpace, id: number, target: (record: I
       const chunk = changed.slice(0, CHUNK);
       const wx = last && m.x !== unindexedValue;
       if (chunk.length === 0 && !wx) {
-        if (m.exists && m.t.size === 0 && m.x === null) await transact([manifestDelete(id, m.mv)]);
+        if (m.exists && m.t.size === 0 && m.x === null) await transact([manifestDelete(manifestIn(space, id), m.mv)]);
         await transact([{ Delete: { TableName: table(), Key: space.marker(id), ConditionExpression: 'attribute_not_exists(v) OR v <= :v',
           ExpressionAttributeValues: { ':v': (record?.v as number | undefined) ?? Number.MAX_SAFE_INTEGER } } }]);
         return true;
@@ -233,13 +241,13 @@ export async function syncIndex(space: WordSpace, id: number, target: (record: I
         else nextT.set(term, v);
       }
       const nextX = wx ? unindexedValue : m.x;
-      items.unshift(manifestWrite(id, m, chunk, want.terms, nextX));
+      items.unshift(manifestWrite(manifestIn(space, id), m, chunk, want.terms, nextX));
       const reasons = await transact(items).catch((e: Error) => {
         if (e.name === 'ValidationException' && /size/i.test(e.message)) return ['ValidationError'];
         throw e;
       });
       if (reasons?.includes('ValidationError') && !m.o) {
-        await markOverflow(id);
+        await markOverflow(manifestIn(space, id));
         conflict = true;
         break;
       }
@@ -255,8 +263,8 @@ export async function syncIndex(space: WordSpace, id: number, target: (record: I
 }
 
 /** Marks a record whose terms no longer fit a day's bucket: from now on it is kept unindexed. */
-async function markOverflow(id: number): Promise<void> {
-  await db().send(new UpdateCommand({ TableName: table(), Key: manifestKey(id),
+async function markOverflow(key: Key): Promise<void> {
+  await db().send(new UpdateCommand({ TableName: table(), Key: key,
     UpdateExpression: 'SET o = :o, mv = if_not_exists(mv, :z), t = if_not_exists(t, :t)',
     ExpressionAttributeValues: { ':o': true, ':z': 0, ':t': {} } }));
 }
@@ -287,21 +295,22 @@ export function inlineIndexItems(space: WordSpace, id: number, m: Manifest, want
   const terms = changedTerms(m, want ?? new Map());
   if (terms.length === 0) return { items: [], mv: m.mv };
   const items = indexItems(space, id, m, terms, want ?? new Map());
-  items.push(want === null && m.exists ? manifestDelete(id, m.mv) : manifestWrite(id, m, terms, want ?? new Map(), null));
+  const key = manifestIn(space, id);
+  items.push(want === null && m.exists ? manifestDelete(key, m.mv) : manifestWrite(key, m, terms, want ?? new Map(), null));
   return items.length <= room ? { items, mv: m.mv + 1 } : null;
 }
 
 const keyOf = (item: Item) => ({ PK: item.PK as string, SK: item.SK as string });
 
-function manifestDelete(id: number, mv: number): TransactItem {
-  return { Delete: { TableName: table(), Key: manifestKey(id), ConditionExpression: 'mv = :mv', ExpressionAttributeValues: { ':mv': mv } } };
+function manifestDelete(key: Key, mv: number): TransactItem {
+  return { Delete: { TableName: table(), Key: key, ConditionExpression: 'mv = :mv', ExpressionAttributeValues: { ':mv': mv } } };
 }
 
 /** The manifest's update for a chunk: a Put when it does not exist yet, else an Update at its read version. */
-function manifestWrite(id: number, m: Manifest, chunk: string[], want: Map<string, string>, x: string | null): TransactItem {
+function manifestWrite(key: Key, m: Manifest, chunk: string[], want: Map<string, string>, x: string | null): TransactItem {
   if (!m.exists) {
     const t = Object.fromEntries(chunk.filter((term) => want.has(term)).map((term) => [term, want.get(term)!]));
-    return { Put: { TableName: table(), Item: { ...manifestKey(id), mv: 1, t, ...(x ? { x } : {}) },
+    return { Put: { TableName: table(), Item: { ...key, mv: 1, t, ...(x ? { x } : {}) },
       ConditionExpression: 'attribute_not_exists(PK)' } };
   }
   const names: Record<string, string> = {};
@@ -322,7 +331,7 @@ function manifestWrite(id: number, m: Manifest, chunk: string[], want: Map<strin
       values[':x'] = x;
     } else removes.push('x');
   }
-  return { Update: { TableName: table(), Key: manifestKey(id),
+  return { Update: { TableName: table(), Key: key,
     UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
     ConditionExpression: 'mv = :mv', ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
     ExpressionAttributeValues: values } };

@@ -18,6 +18,8 @@ import { guardPut } from '../store/kit.js';
 import { counterAdd } from '../store/counters.js';
 import { nonEmptyKey } from '../store/nonempty.js';
 import type { Key } from './store.js';
+import { EMPTY_MANIFEST } from '../store/words.js';
+import { planTermWords } from './words.js';
 
 /** Slug keys longer than this are not looked up (no slug is that long; DynamoDB keys are limited). */
 const MAX_SLUG_KEY_BYTES = 1024;
@@ -104,6 +106,9 @@ export async function planNewTerms(taxonomy: Taxonomy, names: string[], ctx: Req
       { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
       guardPut(slugKey(taxonomy, slug), id),
       guardPut(nameGuardKey(taxonomy, 0, name), id),
+      // Its search entries join the event's transaction only if they fit after everything else; otherwise a deferred
+      // marker, and the next search or term write of the taxonomy indexes it (lib/terms/words.ts).
+      ...planTermWords(taxonomy, id, null, item, EMPTY_MANIFEST, true).items,
     );
   }
   // The taxonomy's counts (lib/store/nonempty.ts): more terms, and as many non-empty ones when they start with events.

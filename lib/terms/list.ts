@@ -6,7 +6,7 @@
  */
 import { canEdit, canRead } from '../auth/access.js';
 import { isEvent } from '../events/record.js';
-import { matchesWords, queryWords } from '../text/words.js';
+import { matchesWords, queryWords, termOf } from '../text/words.js';
 import type { RequestContext } from '../http/context.js';
 import type { TermListParams } from '../routes/terms.js';
 import { listHeaders, serializePage, type PageLinks } from '../http/pagination.js';
@@ -19,6 +19,7 @@ import { serializeTerm } from './serialize.js';
 import { pageInNameOrder, termCounts } from './ordered.js';
 import { compareUtf8, nameSortKey } from './order.js';
 import { queryTermIndex, type TermEntry } from './store.js';
+import { isFilled, readTermSide, searchTermWord } from './words.js';
 
 export type TermOrderBy = 'id' | 'name' | 'slug' | 'count' | 'include' | 'description' | 'term_group';
 
@@ -109,7 +110,7 @@ export async function listTerms(taxonomy: Taxonomy, ctx: RequestContext<TermList
   const { page, per_page: perPage } = p;
   const { total, ids, records, stillFilled } = inNameOrder(p)
     ? await namePage(taxonomy, ctx)
-    : await filteredPage(taxonomy, ctx);
+    : (wordSearch(p) ? await wordPage(taxonomy, ctx, wordSearch(p)!) : null) ?? await filteredPage(taxonomy, ctx);
   const totalPages = Math.ceil(total / perPage);
   const shown = ids.map((id) => records.get(id)).filter((t): t is TermItem => t !== undefined && (!stillFilled || stillFilled(t)));
   const terms = serializePage(shown, (t) => serializeTerm(t, ctx));
@@ -140,6 +141,29 @@ interface ListPage {
 const inNameOrder = (p: TermListParams): boolean =>
   (p.orderby ?? 'name') === 'name' && p.event === undefined && p.post === undefined && p.include === undefined
   && p.exclude === undefined && p.parent === undefined && p.slug === undefined && p.search === undefined;
+
+/**
+ * A search for one word whose index term is the word itself, in name order with no other filter: counted and paged
+ * from the word index (words.ts). Other searches read the taxonomy (filteredPage).
+ */
+function wordSearch(p: TermListParams): string | null {
+  if (p.search === undefined || (p.orderby ?? 'name') !== 'name' || p.event !== undefined || p.post !== undefined
+    || p.include !== undefined || p.exclude !== undefined || p.parent !== undefined || p.slug !== undefined) return null;
+  const words = queryWords(p.search);
+  return words.length === 1 && termOf(words[0]!).exact ? words[0]! : null;
+}
+
+/** Null on a table whose counts are not built (its emptiness flags are not kept yet): the caller reads the taxonomy. */
+async function wordPage(taxonomy: Taxonomy, ctx: RequestContext<TermListParams>, word: string): Promise<ListPage | null> {
+  const p = ctx.params;
+  const side = await readTermSide(taxonomy);
+  if (!side.built) return null;
+  const hideEmpty = p.hide_empty !== false;
+  const { total, ids } = await searchTermWord(taxonomy, word, ctx.lang, hideEmpty, p.order === 'desc', (p.page - 1) * p.per_page,
+    p.per_page, side);
+  const records = await fetchTerms(taxonomy, ids);
+  return { total, ids, records, stillFilled: hideEmpty ? (t) => isFilled(taxonomy, t) : null };
+}
 
 async function namePage(taxonomy: Taxonomy, ctx: RequestContext<TermListParams>): Promise<ListPage> {
   const p = ctx.params;

@@ -31,6 +31,8 @@ import {
 } from './store.js';
 import { counterAdd } from '../store/counters.js';
 import { ItemActions, nonEmptyKey, planCategoryChanges, sideConds, withConds, type Cond } from '../store/nonempty.js';
+import { EMPTY_MANIFEST } from '../store/words.js';
+import { planTermWords, readTermManifest, termWordsMayChange } from './words.js';
 
 export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError =>
   new ApiError(404, `rest-${taxonomy}-not-found`, `${TAXONOMIES[taxonomy].title} with ID ${id} does not exist.`);
@@ -89,6 +91,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
   return retryConflicts(async (attempt) => {
     const slug = await new ReadSet(attempt > 0).freeSlug(taxonomy, base, id, attempt);
     const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
+    const words = planTermWords(taxonomy, id, null, item, EMPTY_MANIFEST);
     const items: TransactItem[] = [
       { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
       guardPut(slugKey(taxonomy, slug), id),
@@ -96,6 +99,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
       ...nameOrderItems(null, item),
       ...(parent ? hierarchyItems([], new Map([[parent, 1]])) : []),
       counterAdd(nonEmptyKey(taxonomy), { all: 1 }),
+      ...words.items,
     ];
     try {
       await commit(items);
@@ -106,6 +110,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
       if (parent && !(await readTerm('category', parent))) throw invalidParam('parent', `parent: no category ${parent}`);
       throw new LinkConflict(); // the slug was taken meanwhile, or a concurrent transaction touched the parent
     }
+    await words.after();
     return respond(ctx, item, 201, { Location: `${ctx.apiUrl}/${TAXONOMIES[taxonomy].plural}/${id}` });
   });
 }
@@ -157,13 +162,21 @@ export async function updateTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermU
     // A category that is not empty counts on its parent's `linked`: moving it moves that count up both chains.
     const own = next.parent !== prev.parent
       ? await planCategoryChanges([{ id: prev.id, parent: next.parent }], termReader([prev]), actions, new Set([prev.id])) : [];
+    // The search index holds the term's name, slug and emptiness: written with the emptiness as read, which the rewrite
+    // then requires (a category whose parent moves already requires it).
+    const reindex = termWordsMayChange(taxonomy, prev, next);
+    const words = reindex ? planTermWords(taxonomy, prev.id, prev, next, await readTermManifest(taxonomy, prev.id)) : null;
+    const emptiness = !reindex || own.length ? [] : isHierarchical(taxonomy)
+      ? sideConds('linked', Number(prev.linked ?? 0), 0) : sideConds('cnt', Number(prev.cnt ?? 0), 0);
     await commitTerm(taxonomy, prev, [
-      withConds(rewriteItem(termKey(prev.id), prev, next, prev.v), own),
+      withConds(rewriteItem(termKey(prev.id), prev, next, prev.v), [...own, ...emptiness]),
+      ...(words?.items ?? []),
       ...slugGuardItems(prev, next),
       ...(await nameGuardItems(prev, next)),
       ...nameOrderItems(prev, next),
       ...actions.items(),
     ]);
+    await words?.after();
     return respond(ctx, next, 200);
   }, { ifMatch: ctx.headers['if-match'] !== undefined });
 }
@@ -215,6 +228,7 @@ export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermI
       actions.count(taxonomy, 'filled', -Number(cnt > 0));
     }
     actions.count(taxonomy, 'all', -1);
+    const words = planTermWords(taxonomy, current.id, current, null, await readTermManifest(taxonomy, current.id));
     await commit([
       withConds({ Delete: { TableName: table(), Key: termKey(current.id),
         ConditionExpression: '#v = :v AND (attribute_not_exists(#k) OR #k <= :zero)',
@@ -223,7 +237,9 @@ export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermI
       ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
       ...nameOrderItems(current, null),
       ...actions.items(),
+      ...words.items,
     ]); // a failure re-reads: If-Match decides above, not here
+    await words.after();
     const body = current.v === first.v ? first : { ...current, cnt: first.cnt };
     return json(200, serializeTerm(body, ctx));
   });

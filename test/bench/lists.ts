@@ -12,6 +12,7 @@ import { benchEnv, documentClient, LAMBDA_DEADLINE_MS } from './scale.js';
 import type { ScenarioResult, ScenarioSpec } from './scenarios.js';
 import type { LambdaHandler } from '../../lib/local/server.js';
 import type { TransactItem } from '../../lib/store/types.js';
+import type { TermItem } from '../../lib/terms/item.js';
 
 export interface ListsOptions {
   perKind: number;
@@ -79,9 +80,12 @@ export async function runLists(o: ListsOptions): Promise<ListsResult> {
   const t0 = performance.now();
   const items: Record<string, unknown>[] = [];
 
+  const { createdTermIndexItems } = await import('../../lib/terms/words.js');
+  const index = new IndexItems();
   let nextTermId = 1;
   for (const taxonomy of ['category', 'tag'] as const) {
     const ids: number[] = [];
+    const terms: TermItem[] = [];
     for (let i = 0; i < o.perKind; i++) {
       const id = nextTermId++;
       const parent = taxonomy === 'category' && ids.length > 10 && rng.next() < LIST_MIX.childCategories ? ids[Math.floor(rng.next() * ids.length)]! : 0;
@@ -89,12 +93,15 @@ export async function runLists(o: ListsOptions): Promise<ListsResult> {
         cnt: rng.next() < LIST_MIX.nonEmptyTerms ? 1 + Math.floor(rng.next() * 50) : 0 });
       if (rng.next() < LIST_MIX.translated) term = withDerived({ ...term, tr: { ...term.tr, de: { name: `${pick()} ${i}` } } });
       items.push(term, ...nameOrderKeys(term).map((k) => ({ ...k, id })));
+      terms.push(term);
       ids.push(id);
     }
+    if (taxonomy === 'category') settleLinked(terms);
+    // The search index as each term's create writes it (lib/terms/words.ts), with its emptiness as the counts have it.
+    for (const term of terms) index.apply(createdTermIndexItems(taxonomy, term));
   }
   const start = Date.parse('2024-01-01T00:00:00Z');
   let nextPostId = 1_000;
-  const index = new IndexItems();
   for (const kind of ['venue', 'organizer'] as const) {
     const counts: Record<string, number> = {};
     for (let i = 0; i < o.perKind; i++) {
@@ -152,6 +159,24 @@ export async function runLists(o: ListsOptions): Promise<ListsResult> {
  * Items as a sequence of transactions would leave them, for the ones index writes use: Puts, single-attribute SETs
  * (bucket entries) and counter ADDs; many records' entries in one bucket become one item.
  */
+/**
+ * Categories' `linked` as the non-empty counts' rebuild sets it (lib/store/nonempty-rebuild.ts): 1 for its own events
+ * plus its non-empty direct children. Set before the index is written, so the rebuild changes no category's emptiness.
+ */
+function settleLinked(terms: TermItem[]): void {
+  const byId = new Map(terms.map((t) => [t.id, t]));
+  const filled = new Set<number>();
+  for (const t of terms) {
+    if (t.cnt <= 0) continue;
+    for (let id = t.id, depth = 0; id && !filled.has(id) && depth < 100; id = byId.get(id)?.parent ?? 0, depth++) filled.add(id);
+  }
+  for (const t of terms) t.linked = Number(t.cnt > 0);
+  for (const id of filled) {
+    const parent = byId.get(byId.get(id)!.parent);
+    if (parent) parent.linked = (parent.linked ?? 0) + 1;
+  }
+}
+
 class IndexItems {
   private readonly byKey = new Map<string, Record<string, unknown>>();
 

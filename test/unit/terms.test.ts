@@ -203,7 +203,10 @@ describe('with a mocked DynamoDB', () => {
     expect(ids).toEqual([101, 101, 102, 103]);
     expect(ddb.commandCalls(UpdateCommand)).toHaveLength(1);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
-    const puts = items.filter((i) => i.Put).map((i) => i.Put!);
+    // Each new term's search entries stand behind a deferred marker, taken into the event's transaction only if they fit.
+    const markers = items.filter((i) => i.Put?.Item?.PK === 'WX#tag').map((i) => [i.Put!.Item!.SK, i.Put!.Item!.d]);
+    expect(markers).toEqual([['P#0000000101', true], ['P#0000000102', true], ['P#0000000103', true]]);
+    const puts = items.filter((i) => i.Put && i.Put.Item?.PK !== 'WX#tag').map((i) => i.Put!);
     expect(puts).toHaveLength(9);
     // The taxonomy's counts: three more tags, all non-empty (they start with the event's count).
     expect(items.filter((i) => i.Update).map((i) => [i.Update!.Key, Object.values(i.Update!.ExpressionAttributeValues!)]))
