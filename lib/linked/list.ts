@@ -19,7 +19,7 @@ import { countByEvents, countByStatus } from './counts.js';
 import { nowUtcWall } from '../time/format.js';
 import { collectionPartition, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
 import { matchesSearch } from './search.js';
-import { searchLinked } from './search-list.js';
+import { filterAsync, searchLinked } from './search-list.js';
 import { queryWords } from '../text/words.js';
 import { isLocked, renderLinked } from './serialize.js';
 
@@ -74,17 +74,6 @@ async function linkedOf(kind: LinkedKind, eventId: number): Promise<LinkedIndexE
   const items = (await batchGet(ids.map(postKey))).filter((i) => i.kind === kind);
   const order = (i: Item) => String(i.GSI2SK);
   return items.sort((a, b) => (order(a) < order(b) ? 1 : -1)).map(toEntry);
-}
-
-/** filter() with an async predicate, `width` at a time, order kept. */
-async function filterAsync<T>(list: T[], width: number, keep: (t: T) => Promise<boolean>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < list.length; i += width) {
-    const chunk = list.slice(i, i + width);
-    const verdicts = await Promise.all(chunk.map(keep));
-    chunk.forEach((t, j) => verdicts[j] && out.push(t));
-  }
-  return out;
 }
 
 export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedListParams>): Promise<HttpResult> => {

@@ -31,7 +31,7 @@ export interface SearchPage {
 interface Listed { id: number; dateUtc: string }
 
 /** filter() with an async predicate, `width` at a time, order kept. */
-async function filterAsync<T>(list: T[], width: number, keep: (t: T) => Promise<boolean>): Promise<T[]> {
+export async function filterAsync<T>(list: T[], width: number, keep: (t: T) => Promise<boolean>): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < list.length; i += width) {
     const chunk = list.slice(i, i + width);

@@ -17,13 +17,12 @@
  *   themselves, so a search is exact while an index is catching up.
  * - **manifest** `POST#<id>` / `WORDS`, as for events.
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { LANGUAGES, type Language } from '../model/language.js';
-import { db, table } from '../store/client.js';
+import { table } from '../store/client.js';
 import { counterAdd } from '../store/counters.js';
 import { countKey, pad } from '../store/keys.js';
 import { optional, type Optional } from '../store/kit.js';
-import { batchGet, queryAll, type Item } from '../store/records.js';
+import { batchGet, queryAll, queryEntries, type Item } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
 import { EMPTY_MANIFEST, inlineIndexItems, manifestKeyOf, manifestOf, markerPut, MAX_TERMS, repairIndex, syncIndex,
   type IndexGoal, type Manifest, type WordSpace } from '../store/words.js';
@@ -253,23 +252,9 @@ export async function countTerm(kind: LinkedKind, term: string, lang: Language, 
  */
 export async function readTerm(kind: LinkedKind, term: string, lang: Language, hidden: boolean, need: number,
   accept: (e: WordEntry) => boolean): Promise<WordEntry[]> {
-  const found: WordEntry[] = [];
-  if (need <= 0) return found;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': wordPartitionOf(kind, term) }, ScanIndexForward: false, ExclusiveStartKey,
-      ...(need === Infinity ? {} : { Limit: Math.min(100, Math.max(2, Math.ceil((need - found.length) / 4))) }) }));
-    for (const item of page.Items ?? []) {
-      for (const e of bucketEntries(item, lang, hidden)) {
-        if (!accept(e)) continue;
-        found.push(e);
-        if (found.length >= need) return found;
-      }
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return found;
+  return queryEntries({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': wordPartitionOf(kind, term) },
+    ScanIndexForward: false }, need, (remaining) => Math.min(100, Math.max(2, Math.ceil(remaining / 4))),
+  (item) => bucketEntries(item, lang, hidden), accept);
 }
 
 // ------------------------------------------------------------------------------------------------ bulk

@@ -17,7 +17,7 @@
 import { UTCDateMini } from '@date-fns/utc/date/mini';
 import { addDays } from 'date-fns';
 import { utcWallOf, within, type Bound } from '../time/wall.js';
-import { db, table } from './client.js';
+import { table } from './client.js';
 import { counterAdd } from './counters.js';
 import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
 import type { EventSource } from './event-sources.js';
@@ -25,8 +25,7 @@ import { durationBucket, fromUtcMs, toUtcMs, type EventsMeta } from './events.js
 import { authorPartition, countKey, FEATURED_PARTITION, relPartition } from './keys.js';
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
-import { queryAll } from './records.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryAll, queryEntries } from './records.js';
 
 /** Events up to 2^5 = 32 hours long are found near an instant by the byStart index alone. */
 export const SHORT_BUCKET = 5;
@@ -143,18 +142,8 @@ export async function readEventsFrom(source: EventSource, meta: EventsMeta, lo: 
   const found: EventIndexEntry[] = [];
   if (need <= 0 || lo.utc > hi.utc) return found;
   for (const q of source.queries(meta, lo.utc, hi.utc)) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db().send(new QueryCommand({ ...q.input, TableName: table(), ExclusiveStartKey, Limit: q.limit(need - found.length) }));
-      for (const item of page.Items ?? []) {
-        for (const e of q.entries(item)) {
-          if (!within(e.startUtc, lo, hi) || !accept(e)) continue;
-          found.push(e);
-          if (found.length >= need) return found;
-        }
-      }
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    await queryEntries(q.input, need, q.limit, q.entries, (e) => within(e.startUtc, lo, hi) && accept(e), found);
+    if (found.length >= need) break;
   }
   return found;
 }

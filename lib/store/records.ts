@@ -77,3 +77,27 @@ export async function queryUntil<T>(input: Omit<QueryCommandInput, 'TableName' |
   }
   return found;
 }
+
+/**
+ * The entries of a Query's items (each item may hold several, in order) that `accept` takes, until `need` are found
+ * or the range ends (appended to `found`, which is returned). `limit` sizes each page to what is still needed; with
+ * `need` Infinity every item is read, without a Limit.
+ */
+export async function queryEntries<T>(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'Limit'>, need: number,
+  limit: (remaining: number) => number, entries: (item: Item) => T[], accept: (t: T) => boolean, found: T[] = []): Promise<T[]> {
+  if (need <= found.length) return found;
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await db().send(new QueryCommand({ ...input, TableName: table(), ExclusiveStartKey,
+      ...(need === Infinity ? {} : { Limit: limit(need - found.length) }) }));
+    for (const item of page.Items ?? []) {
+      for (const t of entries(item)) {
+        if (!accept(t)) continue;
+        found.push(t);
+        if (found.length >= need) return found;
+      }
+    }
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return found;
+}

@@ -21,14 +21,14 @@
  * Searches read the markers and flags and check those terms on their records, so a search is exact while the index
  * catches up.
  */
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LANGUAGES, type Language } from '../model/language.js';
 import { db, table } from '../store/client.js';
 import { counterAdd } from '../store/counters.js';
 import { countKey, pad, termKey, type Taxonomy } from '../store/keys.js';
 import { optional, type Optional } from '../store/kit.js';
 import { nonEmptyKey } from '../store/nonempty.js';
-import { batchGet, getItem, queryAll, type Item } from '../store/records.js';
+import { batchGet, getItem, queryAll, queryEntries, type Item } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
 import { EMPTY_MANIFEST, inlineIndexItems, manifestOf, markerPut, readManifest, repairIndex, syncIndex, type IndexGoal,
   type Manifest, type WordSpace } from '../store/words.js';
@@ -273,25 +273,10 @@ export async function searchTermWord(taxonomy: Taxonomy, word: string, lang: Lan
 /** The first `need` entries of a word's partition in name order (`desc`: reversed) that `accept` takes. */
 async function readWord(taxonomy: Taxonomy, word: string, desc: boolean, need: number,
   accept: (e: TermWordEntry) => boolean): Promise<TermWordEntry[]> {
-  const found: TermWordEntry[] = [];
-  if (need <= 0) return found;
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': wordPartition(taxonomy, word) }, ScanIndexForward: !desc, ExclusiveStartKey,
-      Limit: Math.min(1000, Math.ceil((need - found.length) * 1.25) + 5) }));
-    for (const item of page.Items ?? []) {
-      for (const [attr, value] of Object.entries(item)) {
-        if (!attr.startsWith('e') || typeof value !== 'string') continue;
-        const e = parseTermValue(Number(attr.slice(1)), value);
-        if (!accept(e)) continue;
-        found.push(e);
-        if (found.length >= need) return found;
-      }
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return found;
+  return queryEntries({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': wordPartition(taxonomy, word) },
+    ScanIndexForward: !desc }, need, (remaining) => Math.min(1000, Math.ceil(remaining * 1.25) + 5),
+  (item) => Object.entries(item).filter(([attr, value]) => attr.startsWith('e') && typeof value === 'string')
+    .map(([attr, value]) => parseTermValue(Number(attr.slice(1)), value as string)), accept);
 }
 
 // ------------------------------------------------------------------------------------------------ bulk
