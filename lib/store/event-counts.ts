@@ -188,11 +188,17 @@ export async function runningPast(source: EventSource, meta: EventsMeta, end: Bo
   const [short, ...spans] = await Promise.all([
     readEventsFrom(source, meta, shortFrom, { utc: end.utc, inclusive: true }, Infinity,
       (e) => durationBucket(e.startUtc, e.endUtc) <= SHORT_BUCKET && keep(e)),
-    ...tiers.map((t) => queryAll({
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': spanPartition(t), ':from': fromUtcMs(endMs - 4 ** t * 3_600_000), ':to': `${end.utc}#~` },
-    })),
+    ...tiers.map(async (t) => {
+      const from = fromUtcMs(endMs - 4 ** t * 3_600_000);
+      if (source.longFrom) return source.longFrom(t, from, end.utc);
+      const items = await queryAll({
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': spanPartition(t), ':from': from, ':to': `${end.utc}#~` },
+      });
+      return items.map(entryOfItem);
+    }),
   ]);
-  const long = await source.holds(spans.flat().map(entryOfItem).filter(keep));
+  const candidates = spans.flat().filter(keep);
+  const long = source.longFrom ? candidates : await source.holds(candidates);
   return [...short, ...long].sort(byStart);
 }

@@ -28,6 +28,8 @@ export interface EventSource {
   queries(meta: EventsMeta, from: string, to: string): SourceQuery[];
   /** Which of these entries (long events read from the span partitions) the source holds. */
   holds(entries: EventIndexEntry[]): Promise<EventIndexEntry[]>;
+  /** When the source keeps its own span entries: its long events of a duration tier with start in [from, to]. */
+  longFrom?(tier: number, from: string, to: string): Promise<EventIndexEntry[]>;
   /** Whether its entries carry every list fact (links, featured), so filters can be checked on them. */
   factual: boolean;
 }

@@ -28,10 +28,11 @@ import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { LANGUAGES, type Language } from '../model/language.js';
 import { db, table } from './client.js';
 import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
-import { countAttribute } from './event-counts.js';
+import { countAttribute, SHORT_BUCKET, spanTier } from './event-counts.js';
+import { durationBucket } from './events.js';
 import { counterAdd } from './counters.js';
 import type { EventSource } from './event-sources.js';
-import { countKey, pad, postKey } from './keys.js';
+import { countKey, eventStartSortKey, pad, postKey } from './keys.js';
 import { batchGet, getItem, queryAll, type Item } from './records.js';
 import { transact } from './kit.js';
 import { timeLeft } from './scope.js';
@@ -40,7 +41,7 @@ import type { Key, LinkFacts, TransactItem } from './types.js';
 /** Records with more distinct terms than this are not indexed term by term (their writes would be too large). */
 export const MAX_TERMS = 2_000;
 /** Terms per transaction: each moves at most two buckets and two count items, next to the manifest's update. */
-const CHUNK = 24;
+const CHUNK = 16;
 
 /**
  * Where a word index keeps its items. Bucket values start with the record's UTC date-time (its bucket day is the
@@ -57,6 +58,8 @@ export interface WordSpace {
   markers: { pk: string; prefix: string };
   /** The bucket (sort key) of a value in its term's partition; by default the day its value starts with. */
   bucket?(value: string): string;
+  /** Other items a term's move changes (events: the long events' span entries of the term). */
+  spans?(term: string, id: number, before: string | undefined, after: string | undefined): TransactItem[];
   /** The record's key (default: the post's, `POST#<id>`). */
   record?(id: number): Key;
   /** The key of the record's manifest (default: `POST#<id>` / `WORDS`). */
@@ -105,6 +108,15 @@ function parse(value: string): Parsed {
 export const EVENT_WORDS: WordSpace = {
   partition: wordPartition,
   counts: (term, before, after) => eventWordCounts(wordPartition(term), before, after),
+  spans: (term, id, before, after) => {
+    const old = before === undefined ? null : wordSpan(term, id, before);
+    const next = after === undefined ? null : wordSpan(term, id, after);
+    const same = old && next && old.PK === next.PK && old.SK === next.SK;
+    return [
+      ...(old && !same ? [{ Delete: { TableName: table(), Key: { PK: old.PK, SK: old.SK } } }] : []),
+      ...(next && !(same && old.v === next.v) ? [{ Put: { TableName: table(), Item: next } }] : []),
+    ];
+  },
   marker: (id) => ({ PK: 'WSYNC', SK: pad(id) }),
   markers: { pk: 'WSYNC', prefix: '' },
 };
@@ -142,6 +154,19 @@ function eventWordCounts(pk: string, before: string | undefined, after: string |
   return items;
 }
 
+/**
+ * The span entry of a long event holding a term (over 32 hours, like the span items of lib/store/event-counts.ts, by
+ * the same duration tiers): `WS#<tier>#<term>`, sorted by start. A search's total subtracts the events that run past
+ * the window's end; these let it find the long ones holding its word without reading their buckets.
+ */
+export const wordSpanPartition = (tier: number, term: string): string => `WS#${tier}#${term}`;
+function wordSpan(term: string, id: number, value: string): Item | null {
+  const p = parse(value);
+  const bucket = durationBucket(p.startUtc, p.endUtc);
+  if (bucket <= SHORT_BUCKET) return null;
+  return { PK: wordSpanPartition(spanTier(bucket), term), SK: eventStartSortKey(p.startUtc, id), id, v: value };
+}
+
 /** The bucket day of a value: the date its value starts with. */
 const dayOf = (value: string): string => value.slice(0, 10);
 
@@ -158,7 +183,7 @@ function termItems(space: WordSpace, id: number, term: string, before: string | 
     items.push({ Update: { TableName: table(), Key: { PK: pk, SK: bucketOf(space, after) }, UpdateExpression: 'SET #e = :v',
       ExpressionAttributeNames: attr, ExpressionAttributeValues: { ':v': after } } });
   }
-  return [...items, ...space.counts(term, before, after)];
+  return [...items, ...space.counts(term, before, after), ...(space.spans?.(term, id, before, after) ?? [])];
 }
 
 /** The marker that a record's own transaction puts when its index may change (`extra`: attributes of the space's). */
@@ -397,6 +422,14 @@ export function wordSource(term: string, lang: Language, hidden = false): EventS
       const held = new Set(buckets.flatMap((b) => bucketEntries(b, l, hidden).map((e) => e.id)));
       return entries.filter((e) => held.has(e.id));
     },
+    // …which the word's own span entries give directly, without reading a bucket per event.
+    longFrom: async (tier, from, to) => (await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': wordSpanPartition(tier, term), ':from': from, ':to': `${to}#~` } }))
+      .flatMap((item) => {
+        const p = parse(String(item.v));
+        return p.langs.includes(l) || (hidden && p.hidden.includes(l))
+          ? [{ id: Number(item.id), startUtc: p.startUtc, endUtc: p.endUtc, status: p.status, author: p.author }] : [];
+      }),
   };
 }
 

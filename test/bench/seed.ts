@@ -13,9 +13,11 @@ import { eventCreateExtras } from '../../lib/events/operations.js';
 import { WORD_RULES, wordTarget } from '../../lib/events/words.js';
 import { countAttribute } from '../../lib/store/event-counts.js';
 import { countKey } from '../../lib/store/keys.js';
-import { wordPartition } from '../../lib/store/words.js';
+import { wordPartition, wordSpanPartition } from '../../lib/store/words.js';
+import { durationBucket } from '../../lib/store/events.js';
+import { SHORT_BUCKET, spanTier } from '../../lib/store/event-counts.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
-import { counterKey, postKey } from '../../lib/store/keys.js';
+import { counterKey, eventStartSortKey, postKey } from '../../lib/store/keys.js';
 import { createItems, withSlug } from '../../lib/store/kit.js';
 import type { TransactItem } from '../../lib/store/types.js';
 import { wallToUtc } from '../../lib/time/format.js';
@@ -635,6 +637,12 @@ export class WordIndexBuilder {
       for (const e of this.byDay.get(day)!) {
         for (const [value, ids] of e.groups) {
           const langs = value.split('|')[4]!;
+          const bucket = durationBucket(e.startUtc, value.split('|')[1]!);
+          if (bucket > SHORT_BUCKET) {
+            for (const termId of ids) {
+              yield { PK: wordSpanPartition(spanTier(bucket), this.terms[termId]!), SK: eventStartSortKey(e.startUtc, e.id), id: e.id, v: value };
+            }
+          }
           for (const termId of ids) {
             let bucket = buckets.get(termId);
             if (!bucket) buckets.set(termId, (bucket = { PK: wordPartition(this.terms[termId]!), SK: day }));
