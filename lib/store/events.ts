@@ -1,11 +1,11 @@
 /**
- * Event reads by date window on the byStart index (lib/store/README.md "Events by date").
- * Index items carry only what filters and totals need; full records are fetched for the returned page.
+ * The events meta item (the years and duration buckets events have) and the entries of the byStart index
+ * (lib/store/README.md "Why these keys"); lib/store/event-sources.ts reads the index.
  */
 import { utcWallOf } from '../time/wall.js';
 import { table } from './client.js';
-import { eventsMetaKey, eventYearPartition } from './keys.js';
-import { getItem, queryAll, type Item } from './records.js';
+import { eventsMetaKey } from './keys.js';
+import { getItem, type Item } from './records.js';
 import { perRequest } from './scope.js';
 import type { TransactItem } from './types.js';
 
@@ -68,36 +68,6 @@ export function eventsMetaStored(startUtc: string, endUtc: string): void {
 /** UTC walls ("yyyy-MM-dd HH:mm:ss") to epoch milliseconds and back. */
 export const toUtcMs = (wall: string): number => Date.parse(`${wall.replace(' ', 'T')}Z`);
 export const fromUtcMs = (ms: number): string => utcWallOf(new Date(ms));
-
-/**
- * Index entries whose UTC start lies in [startFrom, startTo] (either side open), ordered by start then id.
- * `endFrom` narrows the lower start bound with the longest duration ever stored, so "ends after X" without a
- * start bound reads only events that can still be running at X.
- */
-export async function queryEventWindow(range: { startFrom?: string; startTo?: string; endFrom?: string }): Promise<EventIndexEntry[]> {
-  let { startFrom } = range;
-  const { startTo } = range;
-  // The years come from the meta item, never from the bounds: a window of 0001–9999 reads the years that have events.
-  const meta = await readMeta();
-  if (range.endFrom !== undefined) {
-    const bound = fromUtcMs(toUtcMs(range.endFrom) - meta.maxDurationHours * 3_600_000);
-    if (startFrom === undefined || bound > startFrom) startFrom = bound;
-  }
-  if (startFrom !== undefined && startTo !== undefined && startFrom > startTo) return [];
-  const years = meta.years.filter((y) => (startFrom === undefined || y >= Number(startFrom.slice(0, 4)))
-    && (startTo === undefined || y <= Number(startTo.slice(0, 4))));
-  const parts = await Promise.all(years.map((y) => queryYear(y, startFrom ?? '0000', `${startTo ?? '9999'}#~`)));
-  return parts.flat();
-}
-
-async function queryYear(year: number, from: string, to: string): Promise<EventIndexEntry[]> {
-  const items = await queryAll({
-    IndexName: 'byStart',
-    KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': eventYearPartition(year), ':from': from, ':to': to },
-  });
-  return items.map(toIndexEntry);
-}
 
 export const toIndexEntry = (item: Item): EventIndexEntry => ({
   id: item.id as number,

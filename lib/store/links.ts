@@ -184,10 +184,6 @@ export async function queryLinkedEvents(kind: LinkKind, ids: number[], range: { 
   return [...byId.values()].sort(byStart);
 }
 
-/** Featured, listed events with UTC start in [startFrom, startTo], ordered by start then id. */
-export const queryFeaturedEvents = (range: { startFrom?: string; startTo?: string } = {}): Promise<EventIndexEntry[]> =>
-  queryPartition(FEATURED_PARTITION, range.startFrom ?? '0000', `${range.startTo ?? '9999'}#~`);
-
 const queryRel = (kind: LinkKind, id: number, from: string, to: string): Promise<EventIndexEntry[]> =>
   queryPartition(relPartition(kind, id), from, to);
 
