@@ -6,6 +6,7 @@
  */
 import { api } from '../support/api.js';
 import { createEvent, editor, type Json } from './helpers/list.js';
+import { matches } from './helpers/scan-words.js';
 
 // A year no other test file uses, so the window holds only this file's events.
 const YEAR = 2097;
@@ -14,36 +15,6 @@ const WINDOW = { start_date: `${YEAR}-01-01`, end_date: `${YEAR}-12-31` };
 const VOCABULARY = ['Café', 'cafe', 'CAFÉ', 'Straße', 'strasse', 'naïve', 'Ελλάδα', 'Ёлка', '東京タワー', 'jazz', 'jazzy', 'Jazz-Night',
   'workshop', 'work', 'Wörkshop', 'ﬁre', 'Ｆｕｌｌ', 'tower', 'Zürich', 'zurich', 'Supercalifragilistic', 'supercalifornia'];
 
-/** The contract's reading of text into words, written independently of the service. */
-const LATIN_GREEK_CYRILLIC = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
-const EVERY_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
-
-function fold(text: string): string {
-  const kept: string[] = [];
-  let base = '';
-  for (const ch of text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFD')) {
-    const isMark = /\p{M}/u.test(ch);
-    if (!isMark) base = ch;
-    if (isMark && LATIN_GREEK_CYRILLIC.test(base)) continue;
-    kept.push(ch);
-  }
-  return kept.join('').normalize('NFC');
-}
-const wordsOf = (text: string): string[] => [...segmenter.segment(fold(text))].filter((s) => s.isWordLike).map((s) => s.segment);
-/** Every word and, in Han/Kana/Thai, every suffix starting at such a character. */
-function startsOfWords(text: string): string[] {
-  const out: string[] = [];
-  for (const w of wordsOf(text)) {
-    const chars = [...w];
-    chars.forEach((c, i) => { if (i === 0 || EVERY_CHARACTER.test(c)) out.push(chars.slice(i).join('')); });
-  }
-  return out;
-}
-const matches = (query: string, texts: string[]): boolean => {
-  const starts = texts.flatMap(startsOfWords);
-  return wordsOf(query).every((q) => starts.some((s) => s.startsWith(q)));
-};
 
 interface Seeded { id: number; en: { title: string; description: string }; de?: { title: string }; locked?: boolean }
 const seeded: Seeded[] = [];

@@ -9,6 +9,7 @@
  */
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { startOwnServer, send, type Answer, type OwnServer } from '../support/own-server.js';
+import { matches } from './helpers/scan-words.js';
 
 const SECRET = 'terms-search-secret-0123456789abcdef01';
 let server: OwnServer;
@@ -18,35 +19,6 @@ type Tax = 'tag' | 'category';
 type Lang = 'en' | 'de';
 const PLURAL = { tag: 'tags', category: 'categories' } as const;
 
-const LATIN_GREEK_CYRILLIC = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
-const EVERY_CHARACTER = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u;
-const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
-function fold(text: string): string {
-  let out = '';
-  let base = '';
-  for (const ch of text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFD')) {
-    if (/\p{M}/u.test(ch)) {
-      if (!LATIN_GREEK_CYRILLIC.test(base)) out += ch;
-      continue;
-    }
-    base = ch;
-    out += ch;
-  }
-  return out.normalize('NFC');
-}
-const wordsOf = (text: string): string[] => [...segmenter.segment(fold(text))].filter((s) => s.isWordLike).map((s) => s.segment);
-function startsOfWords(text: string): string[] {
-  const out: string[] = [];
-  for (const w of wordsOf(text)) {
-    const chars = [...w];
-    chars.forEach((c, i) => { if (i === 0 || EVERY_CHARACTER.test(c)) out.push(chars.slice(i).join('')); });
-  }
-  return out;
-}
-const matches = (query: string, texts: string[]): boolean => {
-  const starts = texts.flatMap(startsOfWords);
-  return wordsOf(query).every((q) => starts.some((s) => s.startsWith(q)));
-};
 
 const apiAt = (lang?: Lang): string => (lang && lang !== 'en' ? server.url.replace('/calendar/', `/${lang}/calendar/`) : server.url);
 
