@@ -21,10 +21,9 @@ import { LANGUAGES, type Language } from '../model/language.js';
 import { table } from '../store/client.js';
 import { counterAdd } from '../store/counters.js';
 import { countKey, pad } from '../store/keys.js';
-import { optional, type Optional } from '../store/kit.js';
 import { batchGet, queryAll, queryEntries, type Item } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
-import { EMPTY_MANIFEST, inlineIndexItems, manifestKeyOf, manifestOf, markerPut, MAX_TERMS, repairIndex, syncIndex,
+import { EMPTY_MANIFEST, inlineIndexItems, manifestKeyOf, manifestOf, MAX_TERMS, NO_INDEX_CHANGE, planIndexChange, type IndexPlan, repairIndex, syncIndex,
   type IndexGoal, type Manifest, type WordSpace } from '../store/words.js';
 import { indexTerms } from '../text/words.js';
 import { OWN_FIELDS, type LinkedItem, type LinkedKind } from './item.js';
@@ -136,13 +135,7 @@ export function wordsMayChange(prev: LinkedItem | null, next: LinkedItem | null)
   return key(prev) !== key(next);
 }
 
-/** How a write keeps the index: items for its transaction, and the work after it commits. */
-export interface LinkedWordPlan {
-  items: TransactItem[];
-  after(): Promise<void>;
-}
-
-const UNCHANGED: LinkedWordPlan = { items: [], after: async () => {} };
+export type LinkedWordPlan = IndexPlan;
 
 /**
  * The index change of a write of record `id` from `prev` to `next` (null: create / permanent delete), from the
@@ -153,19 +146,10 @@ const UNCHANGED: LinkedWordPlan = { items: [], after: async () => {} };
  */
 export function planLinkedWords(kind: LinkedKind, id: number, prev: LinkedItem | null, next: LinkedItem | null, m: Manifest,
   deferred = false): LinkedWordPlan {
-  if (!wordsMayChange(prev, next)) return UNCHANGED;
+  if (!wordsMayChange(prev, next)) return NO_INDEX_CHANGE;
   const goal = next ? linkedGoal(kind)(next) : null;
-  const marker = markerPut(SPACES[kind], id, next?.v ?? prev!.v + 1, new Date().toISOString(), deferred ? { d: true } : {});
-  const inline = goal?.tooLarge ? null : inlineIndexItems(SPACES[kind], id, m, goal ? goal.terms : null, 100);
-  if (inline && inline.items.length === 0) return UNCHANGED;
-  const group: Optional | null = inline ? optional(marker, inline.items) : null;
-  return {
-    items: [marker],
-    after: async () => {
-      if (deferred || group?.taken) return;
-      await indexLinked(kind, id);
-    },
-  };
+  return planIndexChange(SPACES[kind], id, next?.v ?? prev!.v + 1, m, goal ? goal.terms : null, goal?.tooLarge === true, deferred,
+    () => indexLinked(kind, id));
 }
 
 /**

@@ -34,7 +34,7 @@ import { counterAdd } from './counters.js';
 import type { EventSource } from './event-sources.js';
 import { countKey, eventStartSortKey, pad, postKey } from './keys.js';
 import { batchGet, getItem, queryAll, type Item } from './records.js';
-import { transact } from './kit.js';
+import { optional, transact, type Optional } from './kit.js';
 import { timeLeft } from './scope.js';
 import type { Key, LinkFacts, TransactItem } from './types.js';
 
@@ -439,4 +439,33 @@ export async function unindexedEvents(from: string, to: string): Promise<EventIn
   const items = await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
     ExpressionAttributeValues: { ':pk': UNINDEXED_PARTITION, ':from': from, ':to': `${to}#~` } });
   return items.map(entryOfItem);
+}
+
+/** How a record write keeps its index: items for its transaction, and the work after it commits. */
+export interface IndexPlan {
+  items: TransactItem[];
+  after(): Promise<void>;
+}
+
+export const NO_INDEX_CHANGE: IndexPlan = { items: [], after: async () => {} };
+
+/**
+ * The index change of a record write (venues, organizers, terms) from what manifest `m` holds to `want` (null: the
+ * record is gone; `tooLarge`: it is held whole): an optional group of the transaction that the kit takes when it fits
+ * (lib/store/kit.ts), else the record's marker and `sync` after the commit. `deferred`: nothing will call `after` (an
+ * event write creating or reusing the record), so the marker says so and a later search or write finishes the work.
+ */
+export function planIndexChange(space: WordSpace, id: number, version: number, m: Manifest, want: Map<string, string> | null,
+  tooLarge: boolean, deferred: boolean, sync: () => Promise<void>): IndexPlan {
+  const marker = markerPut(space, id, version, new Date().toISOString(), deferred ? { d: true } : {});
+  const inline = tooLarge ? null : inlineIndexItems(space, id, m, want, 100);
+  if (inline && inline.items.length === 0) return NO_INDEX_CHANGE;
+  const group: Optional | null = inline ? optional(marker, inline.items) : null;
+  return {
+    items: [marker],
+    after: async () => {
+      if (deferred || group?.taken) return;
+      await sync();
+    },
+  };
 }

@@ -26,11 +26,10 @@ import { LANGUAGES, type Language } from '../model/language.js';
 import { db, table } from '../store/client.js';
 import { counterAdd } from '../store/counters.js';
 import { countKey, pad, termKey, type Taxonomy } from '../store/keys.js';
-import { optional, type Optional } from '../store/kit.js';
 import { nonEmptyKey } from '../store/nonempty.js';
 import { batchGet, getItem, queryAll, queryEntries, type Item } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
-import { EMPTY_MANIFEST, inlineIndexItems, manifestOf, markerPut, readManifest, repairIndex, syncIndex, type IndexGoal,
+import { EMPTY_MANIFEST, inlineIndexItems, manifestOf, NO_INDEX_CHANGE, planIndexChange, readManifest, type IndexPlan, repairIndex, syncIndex, type IndexGoal,
   type Manifest, type WordSpace } from '../store/words.js';
 import { indexTerms, matchesWords } from '../text/words.js';
 import { indexName, isHierarchical, isTerm, type TermItem } from './item.js';
@@ -132,13 +131,7 @@ export function termWordsMayChange(taxonomy: Taxonomy, prev: TermItem | null, ne
   return key(prev) !== key(next);
 }
 
-/** How a write keeps the index: items for its transaction, and the work after it commits. */
-export interface TermWordPlan {
-  items: TransactItem[];
-  after(): Promise<void>;
-}
-
-const UNCHANGED: TermWordPlan = { items: [], after: async () => {} };
+export type TermWordPlan = IndexPlan;
 
 /** The manifest of a term, read consistently (writes plan from it). */
 export const readTermManifest = (taxonomy: Taxonomy, id: number): Promise<Manifest> => readManifest(id, SPACES[taxonomy]);
@@ -151,19 +144,10 @@ export const readTermManifest = (taxonomy: Taxonomy, id: number): Promise<Manife
  */
 export function planTermWords(taxonomy: Taxonomy, id: number, prev: TermItem | null, next: TermItem | null, m: Manifest,
   deferred = false): TermWordPlan {
-  if (!termWordsMayChange(taxonomy, prev, next)) return UNCHANGED;
+  if (!termWordsMayChange(taxonomy, prev, next)) return NO_INDEX_CHANGE;
   const goal = next ? termGoal(taxonomy)(next) : null;
-  const marker = markerPut(SPACES[taxonomy], id, next?.v ?? prev!.v + 1, new Date().toISOString(), deferred ? { d: true } : {});
-  const inline = inlineIndexItems(SPACES[taxonomy], id, m, goal ? goal.terms : null, 100);
-  if (inline && inline.items.length === 0) return UNCHANGED;
-  const group: Optional | null = inline ? optional(marker, inline.items) : null;
-  return {
-    items: [marker],
-    after: async () => {
-      if (deferred || group?.taken) return;
-      await keepIndex(taxonomy, () => syncIndex(SPACES[taxonomy], id, termGoal(taxonomy)).then(() => repairTerms(taxonomy)));
-    },
-  };
+  return planIndexChange(SPACES[taxonomy], id, next?.v ?? prev!.v + 1, m, goal ? goal.terms : null, false, deferred,
+    () => keepIndex(taxonomy, () => syncIndex(SPACES[taxonomy], id, termGoal(taxonomy)).then(() => repairTerms(taxonomy))));
 }
 
 /** A failure here does not fail the request: the marker or flag stays, and a later search or write finishes it. */
