@@ -1,12 +1,13 @@
 /** Lambda handler for the /events routes. */
-import { listEvents } from '../lib/events/list.js';
+import { listEvents, listOccurrences } from '../lib/events/list.js';
 import { createEvent, deleteEvent, getEvent, updateEvent } from '../lib/events/operations.js';
 import { createGroupHandler } from '../lib/http/handler.js';
 import { eventRoutes } from '../lib/routes/events.js';
 import { pipelineStore } from '../lib/http/pipeline-store.js';
 
 export const handler = createGroupHandler('events', eventRoutes, {
-  'events.list': listEvents,
+  'events.list': (ctx) => listEvents(ctx),
+  'events.occurrences': listOccurrences,
   'events.create': createEvent,
   'events.get': getEvent,
   'events.getBySlug': getEvent,

@@ -8,6 +8,8 @@ export interface Config {
   tableName: string;
   siteTimezone: string;
   siteUrl: string | null;
+  /** How many days ahead recurring series' occurrences are written (contract §13). */
+  recurrenceHorizonDays: number;
   jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
 }
 
@@ -17,6 +19,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tableName: env.CALENDAR_TABLE_NAME || DEFAULT_TABLE_NAME,
     siteTimezone: env.CALENDAR_TIMEZONE || 'UTC',
     siteUrl: env.CALENDAR_SITE_URL ? env.CALENDAR_SITE_URL.replace(/\/+$/, '') : null,
+    recurrenceHorizonDays: horizonDays(env.CALENDAR_RECURRENCE_HORIZON_DAYS),
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.
@@ -26,6 +29,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwksUrl: env.CALENDAR_JWKS_URL || (issuer ? `${issuer.replace(/\/+$/, '')}/.well-known/jwks.json` : null),
     },
   };
+}
+
+/** CALENDAR_RECURRENCE_HORIZON_DAYS: whole days from 1 to 3,660; default 730. */
+function horizonDays(raw: string | undefined): number {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) && n >= 1 && n <= 3660 ? n : 730;
 }
 
 let cached: Config | null = null;

@@ -12,7 +12,8 @@ import { slugify } from '../text/slug.js';
 import { nowUtcWall, wallToUtc, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
 import { planLinks, type PlannedLinks, type WritePlan } from './links.js';
-import { indexKeys, type EventItem, type EventText } from './record.js';
+import { indexKeys, isSeries, type EventItem, type EventText } from './record.js';
+import { applyRecurrence } from './series.js';
 
 export { eventFacts, indexKeys, isEvent, textOf, type EventItem, type EventText } from './record.js';
 
@@ -145,6 +146,7 @@ export async function applyEventWrite(ctx: RequestContext<EventWriteParams>, exi
     if (p.password === '') delete item.pw;
     else item.pw = hashPassword(p.password);
   }
+  if (p.recurrence !== undefined || isSeries(item)) applyRecurrence(item, p.recurrence);
   indexKeys(item);
   return { item, slugBase, links };
 }

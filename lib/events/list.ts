@@ -12,20 +12,21 @@ import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagina
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
-import { allEvents, authorSource, featuredSource, linkSource, readSource, type EventSource } from '../store/event-sources.js';
+import { allEvents, authorSource, featuredSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
+import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
 import { unindexedEvents, wordSource } from '../store/words.js';
 import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry } from '../store/events.js';
 import type { LinkKind } from '../store/links.js';
 import { linkCountOf } from '../store/refs.js';
 import { postKey } from '../store/keys.js';
-import { batchGet } from '../store/records.js';
+import { batchGet, getPost } from '../store/records.js';
 import { htmlToText } from '../text/sanitize.js';
 import { matchesWords, queryWords, termOf } from '../text/words.js';
 import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
 import { within, type Bound } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
-import { isEvent, textOf, type EventItem } from './record.js';
+import { isEvent, isSeries, textOf, type EventItem } from './record.js';
 import { serializeEvent } from './serialize.js';
 
 /**
@@ -67,7 +68,7 @@ function matchesSearch(item: EventItem, ctx: RequestContext<EventListParams>, wo
 /** The list facts of a stored event, as its index entry would carry them. */
 const entryOf = (item: EventItem): EventIndexEntry => ({
   id: item.id, startUtc: item.startUtc, endUtc: item.endUtc, status: item.status, author: item.author, featured: item.featured,
-  venue: item.venue, organizers: item.organizers, categories: item.categories, tags: item.tags, hidden: item.hidden,
+  venue: item.venue, organizers: item.organizers, categories: item.categories, tags: item.tags, hidden: item.hidden, series: item.series,
 });
 
 /** Everything a list asks of one event, except search: the window, visibility to the caller and the filters. */
@@ -77,7 +78,7 @@ function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | nul
   const featured = p.featured;
   return (e) => !e.hidden
     && (!window || (within(e.startUtc, window.startMin, window.startMax) && within(e.endUtc, window.endMin, window.endMax)))
-    && p.post_parent === undefined // events have no parent records (no recurring series), so a parent filter matches none
+    && (p.post_parent === undefined || e.series === p.post_parent)
     && listVisible(ctx.caller, userId, statuses, e)
     && (featured === undefined || Boolean(e.featured) === featured)
     && anyOf(p.venue, e.venue)
@@ -93,10 +94,12 @@ function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | nul
  */
 function countedSource(ctx: RequestContext<EventListParams>): EventSource | null {
   const p = ctx.params;
-  if (p.post_parent !== undefined || p.featured === false) return null;
+  if (p.featured === false) return null;
   const links = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
     .filter(([, ids]) => ids !== undefined);
-  if (links.length + (p.featured === true ? 1 : 0) + (p.search !== undefined ? 1 : 0) > 1) return null;
+  const parent = p.post_parent !== undefined ? 1 : 0;
+  if (links.length + parent + (p.featured === true ? 1 : 0) + (p.search !== undefined ? 1 : 0) > 1) return null;
+  if (p.post_parent !== undefined) return seriesSource(p.post_parent);
   if (p.search !== undefined) {
     // One word whose index term is the word itself, and no password that would make hidden text searchable.
     const words = queryWords(p.search);
@@ -164,7 +167,32 @@ async function countedPage(ctx: RequestContext<EventListParams>, window: ListWin
   return { total, slice: [...listed.flat(), ...extra].sort(byStart).slice((page - 1) * perPage, page * perPage), full: null };
 }
 
-export async function listEvents(ctx: RequestContext<EventListParams>): Promise<HttpResult> {
+/**
+ * GET /events/{id}/occurrences (contract §13): the /events list of one series' occurrences — of an occurrence, its
+ * series'; of a single event, that event alone.
+ */
+export async function listOccurrences(ctx: RequestContext<EventListParams & { id: number }>): Promise<HttpResult> {
+  const item = await getPost(ctx.params.id);
+  if (!isEvent(item)) throw new ApiError(404, 'rest-event-not-found', `Event with ID ${ctx.params.id} does not exist.`);
+  ctx.params.post_parent = item.id;
+  return listEvents(ctx, `${ctx.apiUrl}/events/${item.id}/occurrences`);
+}
+
+/** `post_parent` names a series; of an occurrence, its series; of a single event, the list is that event (null). */
+async function seriesOf(id: number): Promise<number | null> {
+  const item = await getPost(id);
+  if (!isEvent(item)) return id; // (matches nothing)
+  return item.series ?? (isSeries(item) ? item.id : null);
+}
+
+export async function listEvents(ctx: RequestContext<EventListParams>, listBase?: string): Promise<HttpResult> {
+  // No list shows a series half rewritten (contract §13): it waits while one is (lib/store/series.ts).
+  await untilSeriesWhole();
+  if (ctx.params.post_parent !== undefined) {
+    const series = await seriesOf(ctx.params.post_parent);
+    if (series === null) ctx.params = { ...ctx.params, include: [ctx.params.post_parent], post_parent: undefined };
+    else ctx.params.post_parent = series;
+  }
   const p = ctx.params;
   const page = p.page;
   const perPage = p.per_page;
@@ -193,7 +221,7 @@ export async function listEvents(ctx: RequestContext<EventListParams>): Promise<
   });
 
   const query = echoEvents(ctx, window);
-  const base = `${ctx.apiUrl}/events/`;
+  const base = listBase ?? `${ctx.apiUrl}/events/`;
   const restUrl = query.toString() ? `${base}?${query}` : base;
   const links = pageLinks(base, query, page, totalPages);
   return json(200, {
@@ -266,9 +294,11 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
   } else {
     const range = await startRange(window);
     const link = await linkFilter(p);
-    const linkSources = link ? link.ids.map((id) => linkSource(link.kind, id)) : p.featured === true ? [featuredSource] : [];
+    // A series has at most MAX_OCCURRENCES: its partition is the most selective read there is.
+    const linkSources = p.post_parent !== undefined ? [seriesSource(p.post_parent)]
+      : link ? link.ids.map((id) => linkSource(link.kind, id)) : p.featured === true ? [featuredSource] : [];
     const wordSources = words ? searchSources(ctx, words) : [];
-    const candidates = wordSources.length === 0 ? null : await rarest(
+    const candidates = wordSources.length === 0 || p.post_parent !== undefined ? null : await rarest(
       linkSources.length === 1 ? [...wordSources, linkSources[0]!] : wordSources, range);
     const reads = candidates && !(linkSources.length === 1 && candidates === linkSources[0]) ? [candidates]
       : linkSources.length ? linkSources : [allEvents];

@@ -5,19 +5,25 @@ import type { RequestContext } from '../http/context.js';
 import type { RecordDeleteParams as EventDeleteParams, RecordReadParams as EventReadParams } from '../routes/common.js';
 import type { EventUpdateParams, EventWriteParams } from '../routes/events.js';
 import type { RecordRefParams } from '../routes/types.js';
-import { ApiError, forbidden } from '../http/errors.js';
+import { ApiError, forbidden, invalidParam } from '../http/errors.js';
 import { checkIfMatch, recordJson } from '../http/etag.js';
 import { json, type HttpResult } from '../http/response.js';
 import { IdPool } from '../store/ids.js';
 import { ReadSet } from '../store/reads.js';
-import { createRecord, deleteRecord, rewriteRecord, trashed, trashTransition, withSlug } from '../store/kit.js';
+import { commit, createRecord, deleteRecord, rewriteItem, rewriteRecord, trashed, trashTransition, withSlug } from '../store/kit.js';
 import { getPost } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
-import { retryConflicts } from '../store/retry.js';
+import { afterCommit, retryConflicts } from '../store/retry.js';
 import { linkTransactItems, linkTransactItemsUncounted } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { findBySlug } from '../store/slugs.js';
 import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
+import { isOccurrence, isSeries } from './record.js';
+import { finishSeries, hold, holding, occurrenceKey, ownFields, storedOccurrences, type Hold } from './series.js';
+import { splitSeries } from './split.js';
+import { table } from '../store/client.js';
+import { postKey } from '../store/keys.js';
+import type { Embedded } from './serialize.js';
 import { eventJsonLd, serializeEvent } from './serialize.js';
 import { loadEmbeds } from './embed.js';
 import { planWords } from './words.js';
@@ -72,9 +78,13 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
     const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
     const extras = [...eventsMetaUpdate(stored.startUtc, stored.endUtc), ...await links.transactItems(null, stored)];
-    const words = await planWords(null, stored, roomLeft(extras));
-    await words.commit(() => createRecord('event', words.record(stored), [...extras, ...words.items]));
+    const h = isSeries(stored) ? hold(stored.id) : null;
+    const record = h ? holding(stored, h) : stored;
+    if (h) extras.push(h.item);
+    const words = await planWords(null, record, roomLeft(extras));
+    await words.commit(() => createRecord('event', words.record(record), [...extras, ...words.items]));
     eventsMetaStored(stored.startUtc, stored.endUtc);
+    if (h) await afterCommit('writing the occurrences of a new series', () => finishSeries(stored.id, h));
     const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
     return recordJson(201, body, stored.v, { Location: `${ctx.apiUrl}/events/${stored.id}` });
   });
@@ -98,23 +108,34 @@ const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !==
 
 export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promise<HttpResult> {
   const ids = new IdPool();
-  return retryConflicts(async (attempt) => {
+  let h: Hold | null = null;
+  const result = await retryConflicts<{ split: HttpResult } | { response: HttpResult; id: number }>(async (attempt) => {
     const existing = await loadForWrite(ctx);
+    checkSeriesParams(ctx, existing);
+    if (ctx.params.scope === 'following') return { split: await splitSeries(ctx, existing) };
     ids.restart();
     const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
     const written = await applyEventWrite(ctx, existing, plan);
-    const moved = trashTransition(existing, written.item, written.slugBase);
+    if (isOccurrence(existing)) written.item.own = ownFields(existing.own, ctx.params, ctx.lang);
+    const moved = isOccurrence(existing) ? null : trashTransition(existing, written.item, written.slugBase);
     const item = moved?.record ?? written.item;
     const base = moved?.slugBase ?? written.slugBase;
     const slugged = base === undefined ? item : withSlug('event', item, await plan.reads.freeSlug('event', base, item.id, attempt));
     const extras = [...eventsMetaUpdate(item.startUtc, item.endUtc), ...await written.links.transactItems(existing, slugged)];
-    const words = await planWords(existing, slugged, roomLeft(extras));
-    const stored = words.record(slugged);
+    h = isSeries(existing) || isSeries(slugged) ? hold(slugged.id) : null;
+    const held = h ? holding(slugged, h) : slugged;
+    if (h) extras.push(h.item);
+    const words = await planWords(existing, held, roomLeft(extras));
+    const stored = words.record(held);
     await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
     eventsMetaStored(item.startUtc, item.endUtc);
     const links = written.links;
-    return recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v);
+    return { response: recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v), id: stored.id };
   }, ifMatch(ctx));
+  if ('split' in result) return result.split;
+  const held = h as Hold | null;
+  if (held) await afterCommit('regenerating the occurrences of a series', () => finishSeries(result.id, held));
+  return result.response;
 }
 
 /**
@@ -130,17 +151,67 @@ export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promi
     if (!force && existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const embeds = await loadEmbeds([existing], ctx);
     const reads = new ReadSet(attempt > 0);
-    if (force) {
-      const extras = await linkTransactItems(eventFacts(existing), null, reads);
-      const words = await planWords(existing, null, roomLeft(extras));
-      await words.commit(() => deleteRecord('event', existing, [...extras, ...words.items]));
-      return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
-    }
-    const moved = await trashed('event', existing, nowUtcWall(), reads, attempt);
+    if (isOccurrence(existing)) return deleteOccurrence(ctx, existing, force, embeds, reads);
+    const h = isSeries(existing) ? hold(existing.id) : null;
+    const response = await deleteOrTrash(ctx, existing, force, embeds, reads, attempt, h);
+    if (h) await afterCommit('removing the occurrences of a series', () => finishSeries(existing.id, h));
+    return response;
+  }, ifMatch(ctx));
+}
+
+async function deleteOrTrash(ctx: RequestContext<EventDeleteParams>, existing: EventItem, force: boolean, embeds: Embedded, reads: ReadSet,
+  attempt: number, h: Hold | null): Promise<HttpResult> {
+  const busy = h ? [h.item] : [];
+  if (force) {
+    const extras = [...await linkTransactItems(eventFacts(existing), null, reads), ...busy];
+    const words = await planWords(existing, null, roomLeft(extras));
+    await words.commit(() => deleteRecord('event', existing, [...extras, ...words.items]));
+    return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
+  }
+  const trashedRecord = await trashed('event', existing, nowUtcWall(), reads, attempt);
+  const moved = h ? holding(trashedRecord, h) : trashedRecord;
+  const extras = [...await linkTransactItems(eventFacts(existing), eventFacts(moved), reads), ...busy];
+  const words = await planWords(existing, moved, roomLeft(extras));
+  const stored = words.record(moved);
+  await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
+  return recordJson(200, serializeEvent(stored, ctx, embeds), stored.v);
+}
+
+/**
+ * DELETE of one occurrence: to the trash as its own status (the series' later changes leave it there), or for good,
+ * which also notes its original date on the series so that no regeneration brings it back (contract §13).
+ */
+async function deleteOccurrence(ctx: RequestContext<EventDeleteParams>, existing: EventItem, force: boolean, embeds: Embedded,
+  reads: ReadSet): Promise<HttpResult> {
+  if (!force) {
+    const moved: EventItem = { ...existing, v: existing.v + 1, status: 'trash', statusBeforeTrash: existing.status, modifiedUtc: nowUtcWall(),
+      own: ownFields(existing.own, { status: 'trash' }, ctx.lang) };
     const extras = await linkTransactItems(eventFacts(existing), eventFacts(moved), reads);
     const words = await planWords(existing, moved, roomLeft(extras));
     const stored = words.record(moved);
     await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
     return recordJson(200, serializeEvent(stored, ctx, embeds), stored.v);
-  }, ifMatch(ctx));
+  }
+  const series = await getPost(existing.series!, true);
+  const siblings = await storedOccurrences(existing.series!);
+  const gone = isEvent(series) ? [rewriteItem(postKey(series.id), series, { ...series, v: series.v + 1,
+    gone: [...new Set([...(series.gone ?? []), occurrenceKey(existing, siblings)])] }, series.v)] : [];
+  const extras = [...await linkTransactItems(eventFacts(existing), null, reads), ...gone];
+  const words = await planWords(existing, null, roomLeft(extras));
+  await words.commit(() => commit([{ Delete: { TableName: table(), Key: postKey(existing.id), ConditionExpression: '#v = :v',
+    ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':v': existing.v } } }, ...extras, ...words.items], { ownFirst: true }));
+  return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
+}
+
+/** `scope` is for occurrences, `recurrence` for anything but them (contract §13). */
+function checkSeriesParams(ctx: RequestContext<EventUpdateParams>, existing: EventItem): void {
+  if (ctx.params.scope !== undefined && !isOccurrence(existing)) {
+    throw invalidParam('scope', 'scope applies to occurrences of a recurring series only');
+  }
+  if (isOccurrence(existing) && ctx.params.recurrence !== undefined) {
+    throw invalidParam('recurrence', 'recurrence belongs to the series: write it to the series, or split with ?scope=following');
+  }
+  if (isOccurrence(existing) && ctx.params.slug !== undefined) {
+    throw invalidParam('slug', 'an occurrence has its series\' slug: change the slug on the series');
+  }
 }

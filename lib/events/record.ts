@@ -42,11 +42,27 @@ export type EventItem = PostRecord<'event', EventText> & {
   /** The search index was changed in this version's transaction, by these rules, leaving its manifest at `wmv` (lib/events/words.ts). */
   ws?: number;
   wmv?: number;
+  /** A series (contract §13): its RFC 5545 lines, canonical; absent on single events and occurrences. */
+  rec?: string[];
+  /** A series: the original dates ("YYYY-MM-DD#n") of occurrences deleted for good, which regeneration never brings back. */
+  gone?: string[];
+  /** A series whose occurrences are being rewritten: the writer's token (lib/store/series.ts). */
+  busy?: string;
+  /** An occurrence: its series' id, its scheduled wall-clock start, and the fields it set itself (record field names). */
+  series?: number;
+  orig?: Wall;
+  own?: string[];
+  /** An occurrence sharing its original day with another of its series (its page URL then names the time). */
+  sameDay?: boolean;
   GSI1PK?: string;
   GSI1SK?: string;
   GSI2PK?: string;
   GSI2SK?: string;
 };
+
+/** A series record: never listed itself; its occurrences are (contract §13). */
+export const isSeries = (e: EventItem): boolean => (e.rec?.length ?? 0) > 0;
+export const isOccurrence = (e: EventItem): boolean => e.series !== undefined;
 
 /** Whether a stored item is an event (items come from DynamoDB untyped). */
 export const isEvent = (item: Item | null | undefined): item is Item & EventItem => item?.kind === 'event';
@@ -58,12 +74,13 @@ export const textOf = (item: Translated<EventText>, lang: Language, field: keyof
 /** The facts relationship items and counters are derived from. */
 export const eventFacts = (e: EventItem): LinkFacts => ({
   id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
-  hidden: e.hidden, venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
+  hidden: e.hidden || isSeries(e), venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
+  ...(e.series !== undefined ? { series: e.series } : {}),
 });
 
 /** The byStart index entry: absent for events hidden from listings, so lists never read them. */
 export function indexKeys(item: EventItem): void {
-  if (item.hidden) {
+  if (item.hidden || isSeries(item)) {
     delete item.GSI2PK;
     delete item.GSI2SK;
   } else {

@@ -94,13 +94,22 @@ export const EVENT_SHAPE = wireShape<EventView>('An event (reference §4.1); the
   organizer: always(arr(ref('Organizer'), 'the linked organizers in link order ([] when none)'),
     (v) => v.item.organizers.map((id) => v.embedded.organizers.get(id)).filter(Boolean), []),
   custom_fields: always(emptyArray('always [] (no additional fields)'), () => [], []),
+  recurrence: always(arr(str('an RFC 5545 line: RRULE, RDATE or EXDATE'), 'a series\' recurrence lines; [] for single events and '
+    + 'occurrences'), (v) => v.item.rec ?? [], []),
+  series_id: always(int('on an occurrence, the id of its series; else 0', { minimum: 0 }), (v) => v.item.series ?? 0, 0),
+  original_start_date: always(str('on an occurrence, its scheduled wall-clock start in the event time zone (YYYY-MM-DD HH:MM:SS); '
+    + 'else ""'), (v) => v.item.orig ?? '', ''),
   // Added by single-event GETs (eventJsonLd), after the other fields.
   json_ld: sometimes(jsonLd('Event'), () => undefined),
 });
 
+/** An occurrence's page below its series' (contract §13): its original day, and its time when the day has two. */
+const occurrencePath = (item: EventItem): string => (item.orig === undefined ? ''
+  : `${item.orig.slice(0, 10)}${item.sameDay ? `-${item.orig.slice(11, 13)}${item.orig.slice(14, 16)}` : ''}/`);
+
 /** The event as the API shows it; `blank` for a password-protected event the caller has not unlocked. */
 export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: Embedded = noEmbeds(), opts: { blank?: boolean } = {}): Json {
-  const url = `${ctx.siteUrl}/event/${encodeURIComponent(item.slug)}/`;
+  const url = `${ctx.siteUrl}/event/${encodeURIComponent(item.slug)}/${occurrencePath(item)}`;
   return EVENT_SHAPE.render({ item, ctx, embedded, url, gid: globalId(ctx, item.id), details: costDetails(item.cost) }, opts);
 }
 

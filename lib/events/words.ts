@@ -11,12 +11,12 @@ import { EMPTY_MANIFEST, inlineWordItems, MAX_TERMS, readManifest, repairWords, 
   type WordTarget } from '../store/words.js';
 import { htmlToText } from '../text/sanitize.js';
 import { indexTerms } from '../text/words.js';
-import { eventFacts, isEvent, textOf, type EventItem } from './record.js';
+import { eventFacts, isEvent, isSeries, textOf, type EventItem } from './record.js';
 
 const NOTHING: WordTarget = { terms: new Map(), facts: null, tooLarge: false };
 
 export function wordTarget(record: Item | null): WordTarget {
-  if (!isEvent(record) || record.hidden) return NOTHING;
+  if (!isEvent(record) || record.hidden || isSeries(record)) return NOTHING;
   const shown = new Map<string, string>();
   const hidden = new Map<string, string>();
   // Languages without a translation show the same text: their terms are computed once (with one language, the
@@ -56,7 +56,7 @@ export function wordTarget(record: Item | null): WordTarget {
 
 /** Whether a write from `prev` to `next` can change what the index holds for the event. */
 export function wordsMayChange(prev: EventItem | null, next: EventItem | null): boolean {
-  const key = (e: EventItem | null) => e && JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.hidden, e.startUtc, e.endUtc, e.status, e.author]);
+  const key = (e: EventItem | null) => e && JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.hidden || isSeries(e), e.startUtc, e.endUtc, e.status, e.author]);
   return key(prev) !== key(next);
 }
 

@@ -365,6 +365,10 @@ function operation(route: RouteSpec, op: OperationSpec, operationId: string, bod
   }
   const body = op.params.filter((p) => p.in === 'body');
   const responses: Json = { [String(op.success)]: successResponse(route, op) };
+  if (op.alsoCreates) {
+    const created = successResponse(route, { ...op, success: 201 });
+    responses['201'] = { ...created, description: `Created: ${op.alsoCreates}` };
+  }
   for (const status of errorStatuses(route, op)) responses[String(status)] = errorResponse(status, route, op);
   return {
     tags: [route.group],

@@ -6,7 +6,7 @@ import {
   slugParam, statusFilter, statusWrite, translationLanguage, withDefault,
 } from './common.js';
 import type { LinkInput, LinkRef } from '../model/links.js';
-import { MAX_LIST, parseBoolean, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
+import { MAX_LIST, parseBoolean, parseEnum, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
 import type { AnyParam, OperationSpec, ParamValues, RecordRefParams, RouteSpec, Schema } from './types.js';
 import { dateInput, NOT_BLANK, queryList, text, urlOrEmpty } from './schemas.js';
 import { normalizeTimezone } from '../time/zones.js';
@@ -218,11 +218,47 @@ export function eventWriteParams(create: boolean) {
     ORGANIZER_INPUT, parseOrganizerInput), 'organizer', linkedIds),
     param('password', 'body', 'a password that readers must send to see the event; "" removes it', text(TEXT_LIMITS.other, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.other, { allowEmpty: true })),
+    param('recurrence', 'body', 'makes the event a recurring series: RFC 5545 lines (at most one RRULE, any RDATE and EXDATE lines; '
+      + '`;TZID=` and `;VALUE=DATE` allowed; times without a zone are read in the event time zone), or the object form '
+      + '{"rules": [{"type": "every-week", "on": "monday", "end_type": "On", "end": "2027-06-30"}], "exclusions": [...]}; [] turns '
+      + 'a series back into a single event. Not accepted on an occurrence.', RECURRENCE_INPUT, parseRecurrenceShape),
     translationLanguage,
   ] as const;
 }
+
+/**
+ * The shape of `recurrence`; its lines are checked by the handler (lib/events/recurrence.ts), which evaluates them with an RFC
+ * 5545 library that only the events function needs to bundle.
+ */
+function parseRecurrenceShape(v: unknown): unknown {
+  if (v === null || typeof v === 'string' || (typeof v === 'object' && !Array.isArray(v))) return v;
+  if (Array.isArray(v) && v.length <= 100 && v.every((l) => typeof l === 'string')) return v;
+  throw new ParamError('must be a list of at most 100 RFC 5545 lines (strings), or a {"rules": [...]} object');
+}
+
+/** parseRecurrenceShape: RFC 5545 lines, the recurring-events add-on's object form, or [] / null for none. */
+const RECURRENCE_INPUT: Schema = {
+  anyOf: [
+    { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2000, description: 'e.g. RRULE:FREQ=WEEKLY;BYDAY=TU' } },
+    { type: 'object', additionalProperties: true, properties: {
+      rules: { type: 'array', items: { type: 'object', additionalProperties: true, properties: {
+        type: { type: 'string', description: 'every-day, every-week, every-month, every-year or date (any letter case)' },
+        on: { type: 'string', description: 'e.g. "first monday", "monday, friday" or "15"' },
+        end_type: { type: 'string', description: 'never, On or After (any letter case)' },
+        end: { type: 'string', description: 'the last day (YYYY-MM-DD) with end_type On' },
+        end_count: { type: 'integer', minimum: 1, description: 'how many occurrences with end_type After' },
+      } } },
+      exclusions: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] } },
+    } },
+    { type: 'string', nullable: true, description: 'RFC 5545 lines separated by line breaks' },
+  ],
+};
+
+/** `?scope=following` on an update of an occurrence splits its series there (contract §13). */
+const scopeParam = param('scope', 'query', 'following: on an occurrence, splits its series there (201 with the new series); '
+  + 'only for occurrences', { type: 'string', enum: ['following'] }, parseEnum(['following'] as const));
 export type EventWriteParams = ParamValues<ReturnType<typeof eventWriteParams>>;
-export type EventUpdateParams = RecordRefParams & EventWriteParams;
+export type EventUpdateParams = RecordRefParams & EventWriteParams & ParamValues<readonly [typeof scopeParam]>;
 
 const readErrors = [400, 401, 403, 404];
 const writeErrors = [400, 401, 403, 404, 412, 413];
@@ -232,8 +268,9 @@ const single = (idOrSlug: AnyParam, suffix: string): OperationSpec[] => [
     errors: readErrors, response: 'Event', params: [idOrSlug, passwordRead, contextParam, translationLanguage] },
   ...(['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({
     id: `events.update${suffix}${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
-    summary: 'Updates an event (only the fields sent change)', capability: 'edit_posts', success: 200, errors: writeErrors,
-    response: 'Event', params: [idOrSlug, ...eventWriteParams(false).filter((p) => !(suffix && p.name === 'slug'))] })),
+    summary: 'Updates an event (only the fields sent change); with scope=following on an occurrence, splits its series there: 201 with the new series and its Location', capability: 'edit_posts', success: 200, errors: writeErrors,
+    response: 'Event', params: [idOrSlug, ...eventWriteParams(false).filter((p) => !(suffix && p.name === 'slug')), scopeParam],
+    alsoCreates: 'with scope=following on an occurrence, the new series that continues from it (Location names it)' })),
   { id: `events.delete${suffix}`, method: 'DELETE', summary: 'Moves an event to the trash, or deletes it with force=true',
     capability: 'edit_posts', success: 200, errors: [400, 401, 403, 404, 410, 412], response: 'Event',
     params: [idOrSlug, forceParam, translationLanguage] },
@@ -249,5 +286,12 @@ export const eventRoutes: RouteSpec[] = [
     ],
   },
   { path: '/events/{id}', group: 'events', operations: single(idParam('event'), '') },
+  {
+    path: '/events/{id}/occurrences', group: 'events', operations: [
+      { id: 'events.occurrences', method: 'GET', summary: 'Lists the occurrences of a recurring series (of an occurrence: its series; of a '
+        + 'single event: that event), with the /events date parameters, paging and envelope', capability: 'public', success: 200,
+      errors: [400, 401, 404], response: 'EventList', params: [idParam('event'), ...eventListParams.filter((p) => p.name !== 'post_parent')] },
+    ],
+  },
   { path: '/events/by-slug/{slug}', group: 'events', operations: single(slugParam('event'), 'BySlug') },
 ];

@@ -106,6 +106,8 @@ export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam
   capability: Capability;
   /** Success status. */
   success: 200 | 201;
+  /** A second success status the operation answers in one case (an update that creates: a split series), and when. */
+  alsoCreates?: string;
   /**
    * The error statuses of this operation's own checks and handler (403, 404, 410, 412…). The OpenAPI document adds
    * those the request pipeline can answer on any operation (400, 401, 413/415 with a body, 500, 503).

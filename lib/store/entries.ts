@@ -21,6 +21,8 @@ export interface EventIndexEntry {
   tags?: number[];
   /** Only relationship items carry hidden events; the byStart index never does. */
   hidden?: boolean;
+  /** An occurrence's series (entry items only: the byStart index does not carry it). */
+  series?: number;
 }
 
 /** An entry item of an event under `pk`, sorted by start, with the facts lists filter on. */
@@ -30,6 +32,7 @@ export function entryItem(pk: string, e: LinkFacts): Item {
     SK: eventStartSortKey(e.startUtc, e.id),
     id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
     venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
+    series: e.series,
   };
 }
 
@@ -39,7 +42,7 @@ export const entryOfItem = (item: Item): EventIndexEntry => ({
   status: item.status as string, author: item.author as number, featured: item.featured as boolean | undefined,
   venue: item.venue as number | undefined, organizers: (item.organizers as number[] | undefined) ?? [],
   categories: (item.categories as number[] | undefined) ?? [], tags: (item.tags as number[] | undefined) ?? [],
-  hidden: item.hidden === true,
+  hidden: item.hidden === true, series: item.series as number | undefined,
 });
 
 /** Start order, ties by id. */

@@ -26,6 +26,7 @@ import { authorPartition, countKey, FEATURED_PARTITION, relPartition } from './k
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
 import { queryAll, queryEntries } from './records.js';
+import { seriesPartition } from './series.js';
 
 /** Events up to 2^5 = 32 hours long are found near an instant by the byStart index alone. */
 export const SHORT_BUCKET = 5;
@@ -52,6 +53,7 @@ function sourcesOf(e: LinkFacts): string[] {
     ...e.tags.map((id) => relPartition('tag', id)),
     ...(e.featured ? [FEATURED_PARTITION] : []),
     authorPartition(e.author),
+    ...(e.series !== undefined ? [seriesPartition(e.series)] : []),
   ];
 }
 

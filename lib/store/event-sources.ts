@@ -8,6 +8,7 @@ import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
 import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
 import { authorPartition, eventYearPartition, FEATURED_PARTITION, relPartition } from './keys.js';
 import { queryAll, type Item } from './records.js';
+import { seriesPartition } from './series.js';
 
 export type LinkKind = 'venue' | 'organizer' | 'category' | 'tag';
 
@@ -79,6 +80,9 @@ export const linkSource = (kind: LinkKind, id: number): EventSource => entryPart
 
 /** The listed events of one author (what authors and contributors see of their own beyond published events). */
 export const authorSource = (author: number): EventSource => entryPartition(authorPartition(author), (e) => e.author === author);
+
+/** The occurrences of one series (contract §13). */
+export const seriesSource = (id: number): EventSource => entryPartition(seriesPartition(id), (e) => e.series === id);
 
 /** The featured events (listed ones only: hidden events have no entries). */
 export const featuredSource: EventSource = entryPartition(FEATURED_PARTITION, (e) => e.featured === true);

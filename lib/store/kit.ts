@@ -190,7 +190,7 @@ const ONE_ATTRIBUTE = /^(SET #e = :v|REMOVE #e)$/;
  * such single-attribute writes of one item are merged into one Update, as a transaction may touch an item once.
  * Null when items of one key remain that cannot be merged.
  */
-function mergeOneAttributeWrites(items: TransactItem[]): TransactItem[] | null {
+export function mergeOneAttributeWrites(items: TransactItem[]): TransactItem[] | null {
   const groups = new Map<string, TransactItem[]>();
   for (const t of items) groups.set(itemKey(t), [...(groups.get(itemKey(t)) ?? []), t]);
   const out: TransactItem[] = [];

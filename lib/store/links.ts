@@ -15,6 +15,7 @@ import { queryAll, type Item } from './records.js';
 import type { TransactItem } from './types.js';
 import { crossing, EXISTS, ItemActions, planCategoryChanges, sideConds, type CategoryChange, type CategoryReader } from './nonempty.js';
 import type { ReadSet } from './reads.js';
+import { seriesPartition } from './series.js';
 
 export type { LinkKind } from './event-sources.js';
 import type { LinkKind } from './event-sources.js';
@@ -36,7 +37,8 @@ export function linkTargets(e: LinkFacts | null): { kind: LinkKind; id: number }
 
 /** How much an event counts towards a target's counter. */
 export function contribution(kind: LinkKind, e: LinkFacts | null, targetId: number): number {
-  if (!e || !linkTargets(e).some((t) => t.kind === kind && t.id === targetId)) return 0;
+  // Counters count distinct events and series (contract §13): a series counts through its own record.
+  if (!e || e.series !== undefined || !linkTargets(e).some((t) => t.kind === kind && t.id === targetId)) return 0;
   // Term counts and venues'/organizers' has_events count published events only (contract §4): nothing a reader
   // may not see (private, future, draft, pending, trashed events) shows through them.
   return e.status === 'publish' ? 1 : 0;
@@ -63,6 +65,11 @@ function relationshipItems(prev: LinkFacts | null, next: LinkFacts | null): Tran
     if (!nextKeys.has(`${key.PK}|${key.SK}`)) items.push({ Delete: { TableName: table(), Key: key } });
   }
   for (const t of linkTargets(next)) items.push({ Put: { TableName: table(), Item: relItem(t.kind, t.id, next!) } });
+  // An occurrence's entry in its series' partition (hidden ones flagged, as in relationship partitions).
+  if (prev?.series !== undefined && !(next?.series === prev.series && next.startUtc === prev.startUtc)) {
+    items.push({ Delete: { TableName: table(), Key: { PK: seriesPartition(prev.series), SK: eventStartSortKey(prev.startUtc, prev.id) } } });
+  }
+  if (next?.series !== undefined) items.push({ Put: { TableName: table(), Item: entryItem(seriesPartition(next.series), next) } });
   if (inFeaturedIndex(prev) && !(inFeaturedIndex(next) && next.startUtc === prev.startUtc)) {
     items.push({ Delete: { TableName: table(), Key: { PK: FEATURED_PARTITION, SK: eventStartSortKey(prev.startUtc, prev.id) } } });
   }
@@ -173,6 +180,15 @@ export function linkTransactItemsUncounted(prev: LinkFacts | null, next: LinkFac
     if (m.delta !== 0) actions.add(key, counterAttribute(m.kind), m.delta);
   }
   return [...relationshipItems(prev, next), ...actions.items(), ...eventCountItems(prev, next)];
+}
+
+/**
+ * The index items alone (relationship, featured, author and series entries, count and span items) that take an
+ * occurrence from `prev` to `next`: occurrences move no counter (their series does), so they need no reads and carry
+ * no conditions on linked records, and a batch of them cannot fail on a record changed elsewhere.
+ */
+export function entryTransactItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
+  return [...relationshipItems(prev, next), ...eventCountItems(prev, next)];
 }
 
 /** Events linked to any of `ids`, with UTC start in [startFrom, startTo], ordered by start then id, deduplicated. */

@@ -22,6 +22,8 @@ export interface LinkFacts {
   categories: number[];
   tags: number[];
   pw?: string;
+  /** An occurrence's series (contract §13): it is listed in the series' partition and counts towards no counter. */
+  series?: number;
 }
 
 /** What every post record (event, venue, organizer) stores; the kinds add their own fields. */
