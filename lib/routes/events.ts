@@ -240,15 +240,16 @@ function parseRecurrenceShape(v: unknown): unknown {
 const RECURRENCE_INPUT: Schema = {
   anyOf: [
     { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 2000, description: 'e.g. RRULE:FREQ=WEEKLY;BYDAY=TU' } },
-    { type: 'object', additionalProperties: true, properties: {
-      rules: { type: 'array', items: { type: 'object', additionalProperties: true, properties: {
+    { type: 'object', additionalProperties: true, description: 'the recurring-events add-on\'s form, translated into RFC 5545 lines', properties: {
+      rules: { type: 'array', description: 'at most one repeating rule, and any dates (type "date")', items: { type: 'object', additionalProperties: true,
+        description: 'one rule', properties: {
         type: { type: 'string', description: 'every-day, every-week, every-month, every-year or date (any letter case)' },
         on: { type: 'string', description: 'e.g. "first monday", "monday, friday" or "15"' },
         end_type: { type: 'string', description: 'never, On or After (any letter case)' },
         end: { type: 'string', description: 'the last day (YYYY-MM-DD) with end_type On' },
         end_count: { type: 'integer', minimum: 1, description: 'how many occurrences with end_type After' },
       } } },
-      exclusions: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] } },
+      exclusions: { type: 'array', description: 'dates to leave out: "YYYY-MM-DD" or {"date": "YYYY-MM-DD"}', items: { anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: true }] } },
     } },
     { type: 'string', nullable: true, description: 'RFC 5545 lines separated by line breaks' },
   ],

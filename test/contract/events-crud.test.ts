@@ -15,7 +15,7 @@ const EVENT_KEYS = [
   'rest_url', 'title', 'description', 'excerpt', 'slug', 'image', 'all_day', 'start_date', 'start_date_details',
   'end_date', 'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details',
   'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings',
-  'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields',
+  'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields', 'recurrence', 'series_id', 'original_start_date',
 ];
 
 const details = (wall: string) => {

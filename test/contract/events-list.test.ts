@@ -365,14 +365,14 @@ describe('GET /events — parameter validation', () => {
     expectInvalidParam(await list({ include: '' }), 'include');
   });
 
-  it('post_parent: a missing event or a non-id → 400; an existing event → 200 (no child events exist)', async () => {
+  it('post_parent: a missing event or a non-id → 400; a single event lists itself (contract §13)', async () => {
     expectInvalidParam(await list({ post_parent: 987654321 }), 'post_parent');
     expectInvalidParam(await list({ post_parent: 'abc' }), 'post_parent');
     expectInvalidParam(await list({ post_parent: '' }), 'post_parent');
     const ev = await createEvent(onDay(block(1), '10:00', '11:00'));
     const res = await list({ post_parent: ev.id, start_date: ev.start_date.slice(0, 10), end_date: ev.end_date.slice(0, 10) });
     expect(res.status).toBe(200);
-    expect(ids(res.json.events)).not.toContain(ev.id);
+    expect(ids(res.json.events)).toEqual([ev.id]);
   });
 
   it('ticketed=true → 400 (no ticketing); ticketed=false is accepted and has no effect', async () => {

@@ -1,0 +1,18 @@
+/**
+ * The horizon job's Lambda handler (contract §13), invoked once a day by an EventBridge Scheduler schedule (infra/stack.ts).
+ * It is not behind the HTTP API. A failure throws, so the schedule retries it and, after its retries, the invocation lands
+ * in the schedule's dead-letter queue.
+ */
+import type { Context } from 'aws-lambda';
+import { runHorizonJob, type HorizonReport } from '../lib/events/horizon.js';
+import { runInScope } from '../lib/store/scope.js';
+
+/** Time kept back from the function's limit for the last step's answer. */
+const MARGIN_MS = 5_000;
+
+export async function handler(_event: unknown, context: Context): Promise<HorizonReport> {
+  const deadline = Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS;
+  const report = await runInScope({ meter: null, deadline }, () => runHorizonJob());
+  console.log(JSON.stringify({ level: 'info', message: 'horizon job done', ...report }));
+  return report;
+}
