@@ -30,6 +30,9 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as schedulerTargets from 'aws-cdk-lib/aws-scheduler-targets';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CORS } from '../lib/http/cors.js';
 import { NAMESPACE, type Group } from '../lib/routes/types.js';
@@ -68,11 +71,12 @@ export const USER_GROUPS = [
  *   handful of single-digit-millisecond DynamoDB calls (a list reads one window of small index items, a write is
  *   one transaction) plus SDK retries (3 attempts with backoff). 10 s is far above any healthy request and well
  *   below the gateway's limit, so a stuck call ends in the function (logged, billed for 10 s at most) instead of
- *   as an anonymous gateway 503. The root function needs no network at all: 5 s.
+ *   as an anonymous gateway 503. The root function needs no network at all: 5 s. The events function writes a
+ *   recurring series' occurrences (up to 1,000, a few seconds of batched transactions) within the request: 25 s.
  */
 const SIZING: Record<Group, { memoryMb: number; timeout: Duration }> = {
   root: { memoryMb: 512, timeout: Duration.seconds(5) },
-  events: { memoryMb: 1024, timeout: Duration.seconds(10) },
+  events: { memoryMb: 1024, timeout: Duration.seconds(25) },
   venues: { memoryMb: 1024, timeout: Duration.seconds(10) },
   organizers: { memoryMb: 1024, timeout: Duration.seconds(10) },
   categories: { memoryMb: 1024, timeout: Duration.seconds(10) },
@@ -96,6 +100,8 @@ export class CalendarStack extends Stack {
   readonly config: CalendarConfig;
   readonly table: dynamodb.Table;
   readonly functions: Record<Group, NodejsFunction>;
+  /** The recurring series' horizon job (contract §13), its daily schedule and the schedule's dead-letter queue. */
+  readonly horizon: { fn: NodejsFunction; schedule: scheduler.Schedule; deadLetters: sqs.Queue };
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly userPool: cognito.UserPool | null;
@@ -211,6 +217,9 @@ export class CalendarStack extends Stack {
       sid: 'ForwardToRouteGroups', actions: ['lambda:InvokeFunction'], resources: others.map((g) => functions[g].functionArn),
     }));
 
+    // ---------------------------------------------------------------- the horizon job
+    this.horizon = this.buildHorizonJob(environment, retention);
+
     // ---------------------------------------------------------------- API
     const api = new HttpApi(this, 'HttpApi', {
       apiName: `${this.stackName}-api`,
@@ -321,6 +330,69 @@ export class CalendarStack extends Stack {
         ],
       });
     }
+  }
+
+  /**
+   * The horizon job (functions/horizon.ts): an EventBridge Scheduler schedule invokes it once a day; it extends open
+   * series to the horizon and finishes regenerations whose requests died. Idempotent, so the schedule's retries are safe;
+   * an invocation that still fails lands in an encrypted dead-letter queue kept 14 days.
+   */
+  private buildHorizonJob(environment: Record<string, string>, retention: logs.RetentionDays):
+    { fn: NodejsFunction; schedule: scheduler.Schedule; deadLetters: sqs.Queue } {
+    const logGroup = new logs.LogGroup(this, 'HorizonLogs', { retention, removalPolicy: RemovalPolicy.RETAIN });
+    const role = new iam.Role(this, 'HorizonRole', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: 'Calendar API recurring-series horizon job',
+    });
+    logGroup.grantWrite(role);
+    grantTableAccess(role, this.table, 'read-write');
+    const fn = new NodejsFunction(this, 'HorizonFunction', {
+      description: 'Calendar API: extends recurring series to the horizon, daily',
+      entry: projectFile('functions/horizon.ts'),
+      handler: 'handler',
+      projectRoot: projectFile(''),
+      depsLockFilePath: projectFile('package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: 1024,
+      // One run regenerates every open series that the horizon has moved past; it stops starting new ones near the end.
+      timeout: Duration.minutes(15),
+      // One run at a time: a second could only take over the same series.
+      reservedConcurrentExecutions: 1,
+      role,
+      logGroup,
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+      systemLogLevelV2: lambda.SystemLogLevel.WARN,
+      environment,
+      bundling: nodejsBundlingOptions(),
+    });
+    const deadLetters = new sqs.Queue(this, 'HorizonDeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of '
+      + 'the horizon schedule; a failed invocation waits here for an operator (the job is idempotent: invoking it again repairs).' });
+    // The schedule's own role: it may invoke this function and send to the dead-letter queue, nothing else.
+    const invoker = new iam.Role(this, 'HorizonScheduleRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+      description: 'Calendar API: the horizon schedule invokes the horizon job',
+    });
+    const schedule = new scheduler.Schedule(this, 'HorizonSchedule', {
+      description: 'Daily run of the recurring-series horizon job (contract §13)',
+      schedule: scheduler.ScheduleExpression.cron({ minute: '17', hour: '3' }),
+      target: new schedulerTargets.LambdaInvoke(fn, {
+        role: invoker,
+        deadLetterQueue: deadLetters,
+        retryAttempts: 3,
+        maxEventAge: Duration.hours(6),
+      }),
+    });
+    Validations.of(invoker).acknowledge({ id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${this.getLogicalId(fn.node.defaultChild as lambda.CfnFunction)}.Arn>:*]`,
+      reason: 'lambda:InvokeFunction on the horizon function\'s own ARN and its versions (ARN:*), as the scheduler target grants it: '
+        + 'this role can invoke that one function only.' });
+    return { fn, schedule, deadLetters };
   }
 
   private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): NodejsFunction {

@@ -45,14 +45,8 @@ async function takeOver(id: number, stale: string | undefined): Promise<boolean>
 }
 
 export async function runHorizonJob(now = new Date()): Promise<HorizonReport> {
-  const report: HorizonReport = { finished: 0, extended: 0, left: 0 };
+  const report = await finishDeadRegenerations(now);
   const busy = await busySeries();
-  const raw = await rawBusy();
-  for (const [id, deadline] of busy) {
-    if (deadline > now.getTime()) continue;
-    if (timeLeft() < STEP_MS) { report.left++; continue; }
-    if (await takeOver(id, raw.get(id))) report.finished++;
-  }
   // A series' `through` is a wall in its own zone; a day's margin covers every zone.
   const due = utcWallOf(new Date(now.getTime() + (config().recurrenceHorizonDays - 1) * 86_400_000)).slice(0, 10);
   for (const s of await allSeries()) {
@@ -63,10 +57,13 @@ export async function runHorizonJob(now = new Date()): Promise<HorizonReport> {
   return report;
 }
 
-/** The registry's raw values, to condition a takeover on. */
-async function rawBusy(): Promise<Map<number, string>> {
-  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const { db } = await import('../store/client.js');
-  const out = await db().send(new GetCommand({ TableName: table(), Key: BUSY_KEY, ConsistentRead: true }));
-  return new Map(Object.entries(out.Item ?? {}).filter(([k]) => /^s\d+$/.test(k)).map(([k, v]) => [Number(k.slice(1)), String(v)]));
+/** The regenerations whose requests ended before them (their registry entries are past their deadlines). */
+export async function finishDeadRegenerations(now = new Date()): Promise<HorizonReport> {
+  const report: HorizonReport = { finished: 0, extended: 0, left: 0 };
+  for (const [id, { value, deadline }] of await busySeries()) {
+    if (deadline > now.getTime()) continue;
+    if (timeLeft() < STEP_MS) { report.left++; continue; }
+    if (await takeOver(id, value)) report.finished++;
+  }
+  return report;
 }

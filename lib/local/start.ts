@@ -161,6 +161,20 @@ async function main(): Promise<void> {
   // Search index work that a stopped server left unfinished (lib/store/words.ts), now and every ten minutes.
   void finishIndexWork(true);
   setInterval(() => void finishIndexWork(false), 600_000).unref();
+  // The recurring series' horizon job (contract §13), now and daily; regenerations of requests that died, every minute.
+  void horizonWork(true);
+  setInterval(() => void horizonWork(true), 86_400_000).unref();
+  setInterval(() => void horizonWork(false), 60_000).unref();
+}
+
+async function horizonWork(extend: boolean): Promise<void> {
+  try {
+    const { finishDeadRegenerations, runHorizonJob } = await import('../events/horizon.js');
+    const r = extend ? await runHorizonJob() : await finishDeadRegenerations();
+    if (r.finished || r.extended) info(`Recurring series: extended ${r.extended}, finished ${r.finished} regeneration(s) of earlier requests.`);
+  } catch (e) {
+    info(`Recurring series: the horizon job failed (${(e as Error).message}); it runs again later.`);
+  }
 }
 
 async function finishIndexWork(all: boolean): Promise<void> {

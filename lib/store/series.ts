@@ -47,11 +47,11 @@ export const clearBusy = (id: number, value: string): TransactItem => ({
     ExpressionAttributeNames: { '#s': `s${id}` }, ExpressionAttributeValues: { ':v': value } },
 });
 
-/** The series busy now, by id, with their deadlines (one strongly consistent read). */
-export async function busySeries(): Promise<Map<number, number>> {
+/** The series busy now, by id, with their entries' values and deadlines (one strongly consistent read). */
+export async function busySeries(): Promise<Map<number, { value: string; deadline: number }>> {
   const out = await db().send(new GetCommand({ TableName: table(), Key: BUSY_KEY, ConsistentRead: true }));
-  const busy = new Map<number, number>();
-  for (const [k, v] of Object.entries(out.Item ?? {})) if (/^s\d+$/.test(k)) busy.set(Number(k.slice(1)), deadlineOf(v));
+  const busy = new Map<number, { value: string; deadline: number }>();
+  for (const [k, v] of Object.entries(out.Item ?? {})) if (/^s\d+$/.test(k)) busy.set(Number(k.slice(1)), { value: String(v), deadline: deadlineOf(v) });
   return busy;
 }
 
@@ -66,7 +66,7 @@ export async function untilSeriesWhole(): Promise<void> {
   const started = Date.now();
   for (let attempt = 0; ; attempt++) {
     const now = Date.now();
-    const live = [...(await busySeries()).values()].filter((deadline) => deadline > now);
+    const live = [...(await busySeries()).values()].filter((b) => b.deadline > now);
     if (live.length === 0) return;
     const wait = Math.min(250, 20 * 2 ** Math.min(attempt, 4));
     if (timeLeft() < wait + 1500 || now - started > MAX_WAIT_MS) throw new StoreUnavailable(false);

@@ -53,11 +53,45 @@ describe('table', () => {
   });
 });
 
+describe('the horizon job (contract §13)', () => {
+  test('a daily EventBridge Scheduler schedule invokes it, retries, and sends failures to an encrypted dead-letter queue', () => {
+    const job = logicalId(base.stack, base.stack.horizon.fn);
+    const queue = logicalId(base.stack, base.stack.horizon.deadLetters);
+    const [[, schedule]] = resourcesOfType(base.json, 'AWS::Scheduler::Schedule');
+    expect(schedule!.Properties).toMatchObject({
+      ScheduleExpression: 'cron(17 3 * * ? *)',
+      State: 'ENABLED',
+      Target: { Arn: { 'Fn::GetAtt': [job, 'Arn'] }, DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queue, 'Arn'] } },
+        RetryPolicy: { MaximumRetryAttempts: 3, MaximumEventAgeInSeconds: 21600 } },
+    });
+    expect(base.json.Resources[queue]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 });
+  });
+
+  test('least privilege: the schedule\'s role invokes only the job; the job reads and writes the table without Scan', () => {
+    const job = logicalId(base.stack, base.stack.horizon.fn);
+    const [[, schedule]] = resourcesOfType(base.json, 'AWS::Scheduler::Schedule');
+    const statements = roleStatements(base.json, schedule!.Properties.Target.RoleArn['Fn::GetAtt'][0]);
+    const actions = statements.flatMap((s) => s.actions).sort();
+    expect(actions).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
+    const invoke = statements.find((s) => s.actions.includes('lambda:InvokeFunction'))!;
+    expect(JSON.stringify(invoke.resources)).not.toMatch(/"\*"/);
+    expect(JSON.stringify(invoke.resources)).toContain(job);
+    const jobRole = base.json.Resources[job]!.Properties.Role['Fn::GetAtt'][0];
+    const jobActions = roleStatements(base.json, jobRole).flatMap((s) => s.actions);
+    expect(jobActions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:UpdateItem']));
+    expect(jobActions).not.toContain('dynamodb:Scan');
+  });
+});
+
 describe('functions', () => {
-  test('six functions on nodejs24.x / arm64 with ESM bundles (index.handler)', () => {
+  test('six functions behind the API and the horizon job, on nodejs24.x / arm64 with ESM bundles (index.handler)', () => {
     const fns = resourcesOfType(base.json, 'AWS::Lambda::Function');
-    expect(fns).toHaveLength(6);
-    for (const [, fn] of fns) {
+    expect(fns).toHaveLength(7);
+    const job = logicalId(base.stack, base.stack.horizon.fn);
+    expect(base.json.Resources[job]!.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler',
+      Timeout: 900, ReservedConcurrentExecutions: 1 });
+    for (const [id, fn] of fns) {
+      if (id === job) continue;
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(512);
       expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(5);
