@@ -12,7 +12,8 @@ import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagina
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
-import { allEvents, authorSource, featuredSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
+import { allEvents, authorSource, featuredSource, inheritedSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
+import { seriesWithTerm } from './series-words.js';
 import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
 import { unindexedEvents, wordSource } from '../store/words.js';
@@ -136,6 +137,11 @@ async function countedPage(ctx: RequestContext<EventListParams>, window: ListWin
     : split ? [{ source, statuses: split.everyone }, { source: authorSource(userId!), statuses: split.own }].filter((x) => x.statuses.length)
       : null;
   if (!parts) return null;
+  // A search also lists the occurrences that have the text of a series holding its word (lib/events/series-words.ts).
+  if (p.search !== undefined) {
+    const ids = await seriesMatching(ctx, termOf(queryWords(p.search)[0]!).term, queryWords(p.search));
+    parts.push(...ids.map((id) => ({ source: inheritedSource(id), statuses: parts[0]!.statuses })));
+  }
   // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
   const hi = (window.endMax ? stricter(window.startMax, window.endMax, 'startMax') : window.startMax)
     ?? { utc: '9999-12-31 23:59:59', inclusive: true };
@@ -252,6 +258,17 @@ async function startRange(window: ListWindow): Promise<{ startFrom?: string; sta
 const searchSources = (ctx: RequestContext<EventListParams>, words: string[]): EventSource[] =>
   words.map((w) => wordSource(termOf(w).term, ctx.lang, typeof ctx.params.password === 'string'));
 
+/**
+ * The series whose text holds `term` (their index, and those whose index may be behind or that are indexed whole,
+ * checked on their records against the search words): their occurrences with that text are found through them.
+ */
+async function seriesMatching(ctx: RequestContext<EventListParams>, term: string, words: string[]): Promise<number[]> {
+  const { indexed, check } = await seriesWithTerm(term, ctx.lang, typeof ctx.params.password === 'string');
+  if (check.length === 0) return indexed;
+  const records = (await batchGet(check.map(postKey))).filter(isEvent).filter((r) => isSeries(r) && matchesSearch(r, ctx, words));
+  return [...indexed, ...records.map((r) => r.id)];
+}
+
 /** Of several candidate sources, the one with the fewest events in the range (from the count items). */
 async function rarest(sources: EventSource[], range: { startFrom?: string; startTo?: string }): Promise<EventSource> {
   if (sources.length === 1) return sources[0]!;
@@ -302,7 +319,10 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
       linkSources.length === 1 ? [...wordSources, linkSources[0]!] : wordSources, range);
     const reads = candidates && !(linkSources.length === 1 && candidates === linkSources[0]) ? [candidates]
       : linkSources.length ? linkSources : [allEvents];
-    const parts = await Promise.all(reads.map((src) => readSource(src, range)));
+    // A word's candidates include the occurrences that have the text of a series holding it.
+    const wordIndex = candidates ? wordSources.indexOf(candidates) : -1;
+    const series = wordIndex >= 0 ? await seriesMatching(ctx, termOf(words![wordIndex]!).term, words!) : [];
+    const parts = await Promise.all([...reads, ...series.map(inheritedSource)].map((src) => readSource(src, range)));
     entries = [...new Map(parts.flat().map((e) => [e.id, e])).values()].sort(byStart);
     if (!reads.every((src) => src.factual)) {
       // Word entries do not carry links or featured: the records decide.

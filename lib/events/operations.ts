@@ -21,6 +21,7 @@ import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js'
 import { isOccurrence, isSeries } from './record.js';
 import { finishSeries, hold, holding, occurrenceKey, ownFields, storedOccurrences, type Hold } from './series.js';
 import { splitSeries } from './split.js';
+import { planSeriesWords } from './series-words.js';
 import { table } from '../store/client.js';
 import { postKey } from '../store/keys.js';
 import type { Embedded } from './serialize.js';
@@ -81,8 +82,11 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     const h = isSeries(stored) ? hold(stored.id) : null;
     const record = h ? holding(stored, h) : stored;
     if (h) extras.push(h.item);
+    const series = await planSeriesWords(stored.id, null, record);
+    extras.push(...series.items);
     const words = await planWords(null, record, roomLeft(extras));
     await words.commit(() => createRecord('event', words.record(record), [...extras, ...words.items]));
+    await series.after();
     eventsMetaStored(stored.startUtc, stored.endUtc);
     if (h) await afterCommit('writing the occurrences of a new series', () => finishSeries(stored.id, h));
     const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
@@ -125,9 +129,12 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
     h = isSeries(existing) || isSeries(slugged) ? hold(slugged.id) : null;
     const held = h ? holding(slugged, h) : slugged;
     if (h) extras.push(h.item);
+    const series = await planSeriesWords(existing.id, existing, held);
+    extras.push(...series.items);
     const words = await planWords(existing, held, roomLeft(extras));
     const stored = words.record(held);
     await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
+    await series.after();
     eventsMetaStored(item.startUtc, item.endUtc);
     const links = written.links;
     return { response: recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v), id: stored.id };
@@ -163,17 +170,21 @@ async function deleteOrTrash(ctx: RequestContext<EventDeleteParams>, existing: E
   attempt: number, h: Hold | null): Promise<HttpResult> {
   const busy = h ? [h.item] : [];
   if (force) {
-    const extras = [...await linkTransactItems(eventFacts(existing), null, reads), ...busy];
+    const series = await planSeriesWords(existing.id, existing, null);
+    const extras = [...await linkTransactItems(eventFacts(existing), null, reads), ...busy, ...series.items];
     const words = await planWords(existing, null, roomLeft(extras));
     await words.commit(() => deleteRecord('event', existing, [...extras, ...words.items]));
+    await series.after();
     return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
   }
   const trashedRecord = await trashed('event', existing, nowUtcWall(), reads, attempt);
   const moved = h ? holding(trashedRecord, h) : trashedRecord;
-  const extras = [...await linkTransactItems(eventFacts(existing), eventFacts(moved), reads), ...busy];
+  const series = await planSeriesWords(existing.id, existing, moved);
+  const extras = [...await linkTransactItems(eventFacts(existing), eventFacts(moved), reads), ...busy, ...series.items];
   const words = await planWords(existing, moved, roomLeft(extras));
   const stored = words.record(moved);
   await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
+  await series.after();
   return recordJson(200, serializeEvent(stored, ctx, embeds), stored.v);
 }
 

@@ -63,6 +63,8 @@ export type EventItem = PostRecord<'event', EventText> & {
 /** A series record: never listed itself; its occurrences are (contract §13). */
 export const isSeries = (e: EventItem): boolean => (e.rec?.length ?? 0) > 0;
 export const isOccurrence = (e: EventItem): boolean => e.series !== undefined;
+/** An occurrence whose text (title, description, excerpt in every language) is its series': search finds it through the series. */
+export const inheritsText = (e: EventItem): boolean => e.series !== undefined && !(e.own ?? []).some((f) => f.startsWith('tr.'));
 
 /** Whether a stored item is an event (items come from DynamoDB untyped). */
 export const isEvent = (item: Item | null | undefined): item is Item & EventItem => item?.kind === 'event';
@@ -75,7 +77,7 @@ export const textOf = (item: Translated<EventText>, lang: Language, field: keyof
 export const eventFacts = (e: EventItem): LinkFacts => ({
   id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
   hidden: e.hidden || isSeries(e), venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
-  ...(e.series !== undefined ? { series: e.series } : {}),
+  ...(e.series !== undefined ? { series: e.series, ...(inheritsText(e) ? { inh: true } : {}) } : {}),
 });
 
 /** The byStart index entry: absent for events hidden from listings, so lists never read them. */

@@ -23,6 +23,7 @@ import { eventFacts, isEvent, isSeries, type EventItem } from './record.js';
 import { splitLines } from './recurrence.js';
 import { finishSeries, hold, holding, ownFields, storedOccurrences } from './series.js';
 import { serializeEvent } from './serialize.js';
+import { planSeriesWords } from './series-words.js';
 
 export async function splitSeries(ctx: RequestContext<EventUpdateParams>, occurrence: EventItem): Promise<HttpResult> {
   const old = await getPost(occurrence.series!, true);
@@ -49,7 +50,8 @@ export async function splitSeries(ctx: RequestContext<EventUpdateParams>, occurr
   const h1 = hold(old.id);
   const h2 = hold(id!);
   const next = holding(created, h2);
-  const extras = [...eventsMetaUpdate(next.startUtc, next.endUtc), ...await written.links.transactItems(null, next)];
+  const words = await planSeriesWords(id!, null, next);
+  const extras = [...eventsMetaUpdate(next.startUtc, next.endUtc), ...await written.links.transactItems(null, next), ...words.items];
   // The occurrence written to takes the change as the new series has it: the fields sent are no longer its own.
   const sent = ownFields([], ctx.params, ctx.lang);
   const own = (occurrence.own ?? []).filter((f) => !sent.includes(f));
@@ -57,6 +59,7 @@ export async function splitSeries(ctx: RequestContext<EventUpdateParams>, occurr
   await commit([...createItems('event', next), ...rewriteItems('event', old, holding(ended, h1)),
     markBusyMany([{ id: old.id, value: h1.value }, { id: id!, value: h2.value }]), unowned, ...extras],
     { ownFirst: true });
+  await words.after();
   const later = async () => (await storedOccurrences(old.id)).filter((o) => o.orig! >= occurrence.orig!);
   await afterCommit('moving occurrences to the new series', async () => {
     await finishSeries(id!, h2, new IdPool(), later);

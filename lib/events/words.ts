@@ -11,12 +11,15 @@ import { EMPTY_MANIFEST, inlineWordItems, MAX_TERMS, readManifest, repairWords, 
   type WordTarget } from '../store/words.js';
 import { htmlToText } from '../text/sanitize.js';
 import { indexTerms } from '../text/words.js';
-import { eventFacts, isEvent, isSeries, textOf, type EventItem } from './record.js';
+import { eventFacts, inheritsText, isEvent, isSeries, textOf, type EventItem } from './record.js';
 
 const NOTHING: WordTarget = { terms: new Map(), facts: null, tooLarge: false };
 
-export function wordTarget(record: Item | null): WordTarget {
-  if (!isEvent(record) || record.hidden || isSeries(record)) return NOTHING;
+/**
+ * The index terms of an event's text, each with the languages that show it and those whose hidden text (password)
+ * alone holds it; null when there are more than MAX_TERMS.
+ */
+export function textTerms(record: EventItem): { shown: Map<string, string>; hidden: Map<string, string>; all: Set<string> } | null {
   const shown = new Map<string, string>();
   const hidden = new Map<string, string>();
   // Languages without a translation show the same text: their terms are computed once (with one language, the
@@ -38,7 +41,18 @@ export function wordTarget(record: Item | null): WordTarget {
     for (const t of terms.rest) if (!terms.visible.has(t)) hidden.set(t, (hidden.get(t) ?? '') + i);
   });
   const all = new Set([...shown.keys(), ...hidden.keys()]);
-  if (all.size > MAX_TERMS) return { terms: new Map(), facts: eventFacts(record), tooLarge: true };
+  return all.size > MAX_TERMS ? null : { shown, hidden, all };
+}
+
+/**
+ * What the event index holds for a record: nothing for a series record and for occurrences whose text is their series'
+ * (search finds those through the series' own index, lib/events/series-words.ts).
+ */
+export function wordTarget(record: Item | null): WordTarget {
+  if (!isEvent(record) || record.hidden || isSeries(record) || inheritsText(record)) return NOTHING;
+  const text = textTerms(record);
+  if (!text) return { terms: new Map(), facts: eventFacts(record), tooLarge: true };
+  const { shown, hidden, all } = text;
   // Terms share a few distinct values (they differ only in their languages).
   const values = new Map<string, string>();
   const valueOf = (langs: string, hiddenLangs: string): string => {
@@ -56,7 +70,7 @@ export function wordTarget(record: Item | null): WordTarget {
 
 /** Whether a write from `prev` to `next` can change what the index holds for the event. */
 export function wordsMayChange(prev: EventItem | null, next: EventItem | null): boolean {
-  const key = (e: EventItem | null) => e && JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.hidden || isSeries(e), e.startUtc, e.endUtc, e.status, e.author]);
+  const key = (e: EventItem | null) => e && JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.hidden || isSeries(e) || inheritsText(e), e.startUtc, e.endUtc, e.status, e.author]);
   return key(prev) !== key(next);
 }
 

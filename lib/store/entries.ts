@@ -23,6 +23,8 @@ export interface EventIndexEntry {
   hidden?: boolean;
   /** An occurrence's series (entry items only: the byStart index does not carry it). */
   series?: number;
+  /** An occurrence whose text is its series' (entry items only). */
+  inh?: boolean;
 }
 
 /** An entry item of an event under `pk`, sorted by start, with the facts lists filter on. */
@@ -32,7 +34,7 @@ export function entryItem(pk: string, e: LinkFacts): Item {
     SK: eventStartSortKey(e.startUtc, e.id),
     id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
     venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
-    series: e.series,
+    series: e.series, inh: e.inh || undefined,
   };
 }
 
@@ -43,6 +45,7 @@ export const entryOfItem = (item: Item): EventIndexEntry => ({
   venue: item.venue as number | undefined, organizers: (item.organizers as number[] | undefined) ?? [],
   categories: (item.categories as number[] | undefined) ?? [], tags: (item.tags as number[] | undefined) ?? [],
   hidden: item.hidden === true, series: item.series as number | undefined,
+  inh: item.inh === true || undefined,
 });
 
 /** Start order, ties by id. */

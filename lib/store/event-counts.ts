@@ -37,6 +37,9 @@ export const spanPartition = (tier: number): string => `SPAN#${tier}`;
 
 const counted = (e: LinkFacts | null): e is LinkFacts => e !== null && !e.hidden;
 
+/** The count-attribute prefix of a series' occurrences that have its text. */
+export const INHERITED = 'i';
+
 /** One letter per status, so that a month item of a busy source (up to 31 days × 6 statuses) stays small to read. */
 const STATUS_CODES: Record<string, string> = { publish: 'p', future: 'f', draft: 'd', pending: 'n', private: 'v', trash: 't' };
 /** The count attribute of a status in a month (`p`), or on one of its days (`p07`), after the source's prefix. */
@@ -83,6 +86,9 @@ export function eventCountItems(prev: LinkFacts | null, next: LinkFacts | null):
   const moves = [
     ...(counted(prev) ? sourcesOf(prev).map((source) => ({ source, startUtc: prev.startUtc, status: prev.status, delta: -1 })) : []),
     ...(counted(next) ? sourcesOf(next).map((source) => ({ source, startUtc: next.startUtc, status: next.status, delta: 1 })) : []),
+    // Occurrences with their series' text are also counted apart (prefix i): a search counts them through the series.
+    ...(counted(prev) && prev.inh ? [{ source: seriesPartition(prev.series!), prefix: INHERITED, startUtc: prev.startUtc, status: prev.status, delta: -1 }] : []),
+    ...(counted(next) && next.inh ? [{ source: seriesPartition(next.series!), prefix: INHERITED, startUtc: next.startUtc, status: next.status, delta: 1 }] : []),
   ];
   return [...countUpdates(moves), ...spanItems(prev, next)];
 }

@@ -57,14 +57,17 @@ export const allEvents: EventSource = {
 };
 
 /** The events of one partition of entry items (relationship items, featured entries). */
-function entryPartition(pk: string, holds: (e: EventIndexEntry) => boolean): EventSource {
+function entryPartition(pk: string, holds: (e: EventIndexEntry) => boolean, prefix = ''): EventSource {
   return {
     counts: pk,
-    prefix: '',
+    prefix,
     factual: true,
     queries: (_meta, from, to) => [{
       input: { KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to', ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': `${to}#~` } },
-      entries: (item) => [entryOfItem(item)],
+      entries: (item) => {
+        const e = entryOfItem(item);
+        return holds(e) ? [e] : [];
+      },
       limit: perEntry,
     }],
     holds: async (entries) => entries.filter(holds),
@@ -83,6 +86,10 @@ export const authorSource = (author: number): EventSource => entryPartition(auth
 
 /** The occurrences of one series (contract §13). */
 export const seriesSource = (id: number): EventSource => entryPartition(seriesPartition(id), (e) => e.series === id);
+
+/** The occurrences of one series that have its text (a search that the series' text matches lists these). */
+export const inheritedSource = (id: number): EventSource =>
+  entryPartition(seriesPartition(id), (e) => e.series === id && e.inh === true, 'i');
 
 /** The featured events (listed ones only: hidden events have no entries). */
 export const featuredSource: EventSource = entryPartition(FEATURED_PARTITION, (e) => e.featured === true);

@@ -24,6 +24,8 @@ export interface LinkFacts {
   pw?: string;
   /** An occurrence's series (contract §13): it is listed in the series' partition and counts towards no counter. */
   series?: number;
+  /** An occurrence whose text is its series': searches find it through the series (lib/events/series-words.ts). */
+  inh?: boolean;
 }
 
 /** What every post record (event, venue, organizer) stores; the kinds add their own fields. */
