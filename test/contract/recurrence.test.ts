@@ -295,3 +295,64 @@ describe('counts', () => {
     expect(listed.json.events.map((e: Json) => e.id)).not.toContain(s.id);
   });
 });
+
+describe('search', () => {
+  const search = async (query: Json, auth?: string): Promise<Json> =>
+    (await api('/events', { token: auth, query: { start_date: '2027-01-01', per_page: 50, ...query } })).json;
+
+  test('a series\' words find its occurrences (title and description), counted exactly; an occurrence\'s own title is its own', async () => {
+    const [a, b, c] = [uniqueWord('sa'), uniqueWord('sb'), uniqueWord('sc')];
+    const s = await create({ title: `Yoga ${a}`, description: `<p>Bring a mat ${b}</p>`, start_date: '2027-10-04 08:00:00',
+      end_date: '2027-10-04 09:00:00', recurrence: ['RRULE:FREQ=DAILY;COUNT=6'] });
+    const occ = await occurrences(s.id);
+    expect((await search({ search: a })).total).toBe(6);
+    expect((await search({ search: b })).total).toBe(6);
+    expect((await search({ search: `${a} ${b}` })).total).toBe(6);
+    expect((await search({ search: a.slice(0, 5) })).total).toBe(6); // a prefix
+    expect((await search({ search: a, per_page: 4, page: 2 })).events.map((e: Json) => e.id)).toEqual(occ.slice(4).map((o) => o.id));
+    await api(`/events/${occ[2]!.id}`, { method: 'POST', token, body: { title: `Pilates ${c}` } });
+    expect((await search({ search: c })).events.map((e: Json) => e.id)).toEqual([occ[2]!.id]);
+    expect((await search({ search: a })).total).toBe(5);
+    expect((await search({ search: b })).total).toBe(6); // its description is still the series'
+    await api(`/events/${s.id}`, { method: 'POST', token, body: { title: `Stretching ${c}` } });
+    expect((await search({ search: a })).total).toBe(0);
+    expect((await search({ search: c })).total).toBe(6);
+    await api(`/events/${s.id}`, { method: 'DELETE', token, query: { force: true } });
+    expect((await search({ search: c })).total).toBe(0);
+    expect((await search({ search: b })).total).toBe(0);
+  });
+
+  test('languages, passwords and other filters apply to occurrences found through their series', async () => {
+    const [en, de, hidden] = [uniqueWord('le'), uniqueWord('ld'), uniqueWord('lh')];
+    const cat = await api('/categories', { method: 'POST', token, body: { name: `Sc ${uniqueWord()}` } });
+    const s = await create({ title: `Class ${en}`, description: `secret ${hidden}`, password: 'pw1', categories: [cat.json.id],
+      start_date: '2027-10-11 08:00:00', end_date: '2027-10-11 09:00:00', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+    const deWrite = await api(`/events/${s.id}`, { method: 'POST', token, body: { title: `Kurs ${de}`, translation_language: 'de' } });
+    expect(deWrite.status).toBe(200);
+    expect((await search({ search: en })).total).toBe(3);
+    expect((await search({ search: de })).total).toBe(0);
+    expect((await search({ search: de, translation_language: 'de' })).total).toBe(3);
+    expect((await search({ search: hidden })).total).toBe(0); // hidden text needs the password
+    expect((await search({ search: hidden, password: 'pw1' })).total).toBe(3);
+    expect((await search({ search: en, categories: cat.json.id })).total).toBe(3);
+    expect((await search({ search: en, featured: true })).total).toBe(0);
+  });
+});
+
+describe('documents', () => {
+  test('the root index and the OpenAPI document describe the occurrences route, recurrence and scope', async () => {
+    const root = (await api('/')).json;
+    const route = Object.entries<Json>(root.routes).find(([path]) => path.includes('occurrences'));
+    expect(route).toBeDefined();
+    expect(route![1].methods).toEqual(['GET']);
+    const write = root.routes['/calendar/events/v1/events'].endpoints.find((e: Json) => e.methods.includes('POST'));
+    expect(write.args.recurrence).toBeDefined();
+    const doc = (await api('/doc')).json;
+    const path = Object.keys(doc.paths).find((p) => p.endsWith('/occurrences'))!;
+    expect(doc.paths[path].get.responses['200']).toBeDefined();
+    const update = doc.paths['/events/{id}'].post;
+    expect(update.parameters.map((p: Json) => p.name)).toContain('scope');
+    expect(update.responses['201'].description).toMatch(/scope=following/);
+    expect(JSON.stringify(doc.components.schemas.Event.properties.recurrence)).toMatch(/RFC 5545/);
+  });
+});
