@@ -48,6 +48,11 @@ export type EventItem = PostRecord<'event', EventText> & {
   gone?: string[];
   /** A series whose occurrences are being rewritten: the writer's token (lib/store/series.ts). */
   busy?: string;
+  /**
+   * A series (and its occurrences, which copy it) whose occurrences are too many × its terms to index one by one: those
+   * with the series' text are found through the series' own word entries (lib/events/series-words.ts).
+   */
+  wx?: boolean;
   /** An occurrence: its series' id, its scheduled wall-clock start, and the fields it set itself (record field names). */
   series?: number;
   orig?: Wall;
@@ -63,8 +68,11 @@ export type EventItem = PostRecord<'event', EventText> & {
 /** A series record: never listed itself; its occurrences are (contract §13). */
 export const isSeries = (e: EventItem): boolean => (e.rec?.length ?? 0) > 0;
 export const isOccurrence = (e: EventItem): boolean => e.series !== undefined;
-/** An occurrence whose text (title, description, excerpt in every language) is its series': search finds it through the series. */
-export const inheritsText = (e: EventItem): boolean => e.series !== undefined && !(e.own ?? []).some((f) => f.startsWith('tr.'));
+/**
+ * An occurrence that search finds through its series: the series is indexed as a whole (`wx`) and the occurrence's text
+ * (title, description, excerpt in every language) is the series'.
+ */
+export const inheritsText = (e: EventItem): boolean => e.series !== undefined && e.wx === true && !(e.own ?? []).some((f) => f.startsWith('tr.'));
 
 /** Whether a stored item is an event (items come from DynamoDB untyped). */
 export const isEvent = (item: Item | null | undefined): item is Item & EventItem => item?.kind === 'event';

@@ -38,7 +38,7 @@ const NOTHING: IndexGoal = { terms: new Map(), unindexed: null, tooLarge: false 
 
 /** What the series index holds for a record: the terms of a series' text (nothing for any other record). */
 export function seriesGoal(record: Item | null): IndexGoal {
-  if (!isEvent(record) || !isSeries(record)) return NOTHING;
+  if (!isEvent(record) || !isSeries(record) || record.wx !== true) return NOTHING;
   const unindexed = { PK: SIDE, SK: `${WHOLE}${pad(record.id)}`, id: record.id };
   const text = textTerms(record);
   if (!text) return { terms: new Map(), unindexed, tooLarge: true };
@@ -46,7 +46,7 @@ export function seriesGoal(record: Item | null): IndexGoal {
     tooLarge: false };
 }
 
-const key = (e: EventItem | null) => e && isSeries(e) ? JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.startUtc, e.endUtc, e.status, e.author]) : null;
+const key = (e: EventItem | null) => (e && isSeries(e) && e.wx ? JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.startUtc, e.endUtc, e.status, e.author]) : null);
 
 /**
  * The series index change of a write of event `id` from `prev` to `next` (null: create / delete): items for its
@@ -54,9 +54,9 @@ const key = (e: EventItem | null) => e && isSeries(e) ? JSON.stringify([e.tr, e.
  */
 export async function planSeriesWords(id: number, prev: EventItem | null, next: EventItem | null): Promise<IndexPlan> {
   if (key(prev) === key(next)) return NO_INDEX_CHANGE;
-  const m = prev && isSeries(prev) ? await readManifest(id, SERIES_WORDS) : EMPTY_MANIFEST;
+  const m = key(prev) !== null ? await readManifest(id, SERIES_WORDS) : EMPTY_MANIFEST;
   const goal = seriesGoal(next);
-  return planIndexChange(SERIES_WORDS, id, next?.v ?? prev!.v + 1, m, next && isSeries(next) ? goal.terms : null, goal.tooLarge, false,
+  return planIndexChange(SERIES_WORDS, id, next?.v ?? prev!.v + 1, m, key(next) !== null ? goal.terms : null, goal.tooLarge, false,
     () => indexSeries(id));
 }
 

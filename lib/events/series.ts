@@ -25,9 +25,16 @@ import { utcToWall, wallToUtc, type Wall } from '../time/format.js';
 import { utcWallOf } from '../time/wall.js';
 import { eventFacts, indexKeys, isEvent, isSeries, type EventItem } from './record.js';
 import { expand, parseRecurrenceParam, recurrenceLines, storedLines } from './recurrence.js';
-import { planWords, type WordPlan } from './words.js';
+import { planWords, textTerms, type WordPlan } from './words.js';
+import { MAX_TERMS } from '../store/words.js';
 
 // ------------------------------------------------------------------------------------------------ what an occurrence is
+
+/**
+ * The most occurrence × search-term pairs a series is indexed with occurrence by occurrence (a bucket write per pair,
+ * about 40 transactions); larger series are found through their own word entries instead.
+ */
+export const WORDS_PER_OCCURRENCE_LIMIT = 4000;
 
 /** Fields of a series record that its occurrences never take from it. */
 const NOT_INHERITED = new Set(['PK', 'SK', 'id', 'v', 'slug', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'rec', 'gone', 'busy',
@@ -151,7 +158,13 @@ export function applyRecurrence(item: EventItem, raw: unknown): void {
         throw new ParamError('recurrence needs an RRULE or RDATE line (EXDATE alone repeats nothing)');
       }
     }
-    if (isSeries(item)) schedule(item);
+    if (isSeries(item)) {
+      const occurrences = schedule(item).starts.length;
+      // Indexed occurrence by occurrence while that stays small; else through the series (lib/events/series-words.ts).
+      const terms = textTerms(item)?.all.size ?? MAX_TERMS;
+      if (occurrences * terms > WORDS_PER_OCCURRENCE_LIMIT) item.wx = true;
+      else delete item.wx;
+    } else delete item.wx;
   } catch (e) {
     if (e instanceof ParamError) throw invalidParam('recurrence', e.message);
     throw e;

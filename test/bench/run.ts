@@ -43,6 +43,8 @@ export interface CliOptions {
   keepTables: boolean;
   /** Only the lists of linked records, at these records per kind (lists.ts). */
   lists: number[] | null;
+  /** The share of seeded events that are occurrences of recurring series (--recurring 0.2), and the series scenarios. */
+  recurring: number;
 }
 
 class UsageError extends Error {}
@@ -59,6 +61,7 @@ export function parseArgs(argv: string[]): CliOptions {
     skip: new Set(),
     keepTables: false,
     lists: argv.includes('--lists') ? (quick ? [100, 1_000] : [1_000, 10_000]) : null,
+    recurring: 0,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -82,7 +85,11 @@ export function parseArgs(argv: string[]): CliOptions {
     else if (a === '--endpoint') o.endpoint = value();
     else if (a === '--skip') value().split(',').forEach((s) => o.skip.add(s.trim()));
     else if (a === '--keep-tables') o.keepTables = true;
-    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]]');
+    else if (a === '--recurring') {
+      o.recurring = Number(value());
+      if (!(o.recurring > 0 && o.recurring < 1)) throw new UsageError('--recurring takes a share between 0 and 1, e.g. 0.2');
+    }
+    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2]');
     else throw new UsageError(`unknown option ${a} (see --help)`);
   }
   for (const s of o.skip) if (!['coldstart', 'warm', 'baseline'].includes(s)) throw new UsageError(`--skip takes coldstart, warm, baseline; not "${s}"`);
@@ -191,7 +198,7 @@ async function main(argv: string[]): Promise<void> {
         n, endpoint, table: `bench-${n}-${Date.now().toString(36)}`, seed: o.seed, linked,
         readBounds: bounds.read, writeBounds: bounds.write,
         baselineBounds: o.skip.has('baseline') ? { maxCount: 0, maxMs: 0, minCount: 0 } : bounds.baseline,
-        writeConcurrency: 8, keepTable: o.keepTables,
+        writeConcurrency: 8, keepTable: o.keepTables, recurring: o.recurring,
       };
       const r = await worker<ScaleResult>('scale', config);
       if (o.skip.has('baseline')) r.baseline = [];

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { KeepAliveClient, type LoopBounds } from './common.js';
+import { headerValue, KeepAliveClient, parseMeter, type LoopBounds, type MeterReading } from './common.js';
 import type { BaselineResult } from './baseline.js';
 import type { ScenarioResult, ScenarioTargets } from './scenarios.js';
 import type { LinkedCounts, SeedEventsResult } from './seed.js';
@@ -27,6 +27,8 @@ export interface ScaleOptions {
   writeConcurrency: number;
   /** Keep the table afterwards (default: deleted, to free DynamoDB Local's memory). */
   keepTable?: boolean;
+  /** The share of events that are occurrences of recurring series (0: none), and with it the series write scenarios. */
+  recurring?: number;
   log?: (line: string) => void;
 }
 
@@ -111,7 +113,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     const now = new Date();
     const seeded = await seed.seedEvents({
       client, table: o.table, n: o.n, firstId: FIRST_EVENT_ID, seed: o.seed, now, pools: linked.pools,
-      concurrency: o.writeConcurrency,
+      concurrency: o.writeConcurrency, recurring: o.recurring,
       onProgress: (done, n) => log(`N=${o.n}: ${done}/${n} events generated`),
     });
     log(`N=${o.n}: ${seeded.items} items in ${(seeded.ms / 1000).toFixed(1)} s (${Math.round(seeded.eventsPerSecond)} events/s, ${Math.round(seeded.itemsPerSecond)} items/s)`);
@@ -143,6 +145,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       categoryIds: [p.categories[1]!, p.categories[4]!],
       editorToken: tokens[0]!,
       runTag: `${o.n}-${Date.now().toString(36)}`,
+      ...(o.recurring ? { series: await createDailySeries(http, tokens[0]!, startDay, 'Bench regenerated series'), seriesStart: startDay } : {}),
     };
 
     const recorder = sc.installCommandRecorder(store);
@@ -150,6 +153,11 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     for (const spec of sc.scenarioSpecs(targets)) {
       const r = await sc.measureScenario(http, spec, spec.method === 'POST' ? o.writeBounds : o.readBounds, recorder);
       log(`N=${o.n}: scenario ${r.id} ${r.method} ${r.path}: ${r.error ?? `${r.meter.requests} req, ${r.meter.rcu} RCU, ${r.meter.items} items read, ${r.itemsReturned} returned, p50 ${r.latency.p50.toFixed(1)} ms (${r.latency.samples} calls)`}`);
+      scenarios.push(r);
+    }
+    if (o.recurring) {
+      const r = await measureSeriesDeletes(http, tokens[0]!, startDay, sc);
+      log(`N=${o.n}: scenario ${r.id}: ${r.meter.requests} req, ${r.meter.rcu} RCU, ${r.meter.wcu} WCU, p50 ${r.latency.p50.toFixed(0)} ms`);
       scenarios.push(r);
     }
     recorder.uninstall();
@@ -181,4 +189,31 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     if (!o.keepTable) await raw.send(new DeleteTableCommand({ TableName: o.table })).catch(() => undefined);
     raw.destroy();
   }
+}
+
+/** A 2-year daily series (730 occurrences within the horizon) created through the API: its id. */
+async function createDailySeries(http: KeepAliveClient, token: string, startDay: string, title: string): Promise<number> {
+  const res = await http.request('POST', '/calendar/events/v1/events', { headers: { authorization: `Bearer ${token}` }, body: {
+    title, description: '<p>Every morning before work, in the small hall.</p>', status: 'publish',
+    start_date: `${startDay} 07:00:00`, end_date: `${startDay} 08:00:00`, recurrence: ['RRULE:FREQ=DAILY;COUNT=730'] } });
+  if (res.status !== 201) throw new Error(`creating a daily series failed: ${res.status} ${res.text.slice(0, 300)}`);
+  return (JSON.parse(res.text) as { id: number }).id;
+}
+
+/** Scenario 13c: DELETE ?force=true of a 2-year daily series (each call deletes a series created for it). */
+async function measureSeriesDeletes(http: KeepAliveClient, token: string, startDay: string, sc: typeof import('./scenarios.js')):
+  Promise<ScenarioResult> {
+  const readings: MeterReading[] = [];
+  const ms: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const id = await createDailySeries(http, token, startDay, `Bench deleted series ${i}`);
+    const res = await http.request('DELETE', `${sc.API_PATH}/events/${id}?force=true`, { headers: { authorization: `Bearer ${token}` } });
+    if (res.status !== 200) throw new Error(`deleting a daily series failed: ${res.status} ${res.text.slice(0, 300)}`);
+    readings.push(parseMeter(headerValue(res, 'x-calendar-meter'))!);
+    ms.push(res.ms);
+  }
+  const mid = (f: (m: MeterReading) => number) => readings.map(f).sort((a, b) => a - b)[1]!;
+  const meter = { requests: mid((m) => m.requests), rcu: mid((m) => m.rcu), wcu: mid((m) => m.wcu), items: mid((m) => m.items) };
+  return { id: '13c', budget: 0, title: 'delete a 2-year daily series (force=true)', method: 'DELETE', path: '/events/{series}?force=true',
+    status: 200, itemsReturned: 1, meter, meterVaries: false, meterMin: meter, meterMax: meter, commands: {}, latency: sc.latencyOf(ms) };
 }

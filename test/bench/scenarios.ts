@@ -197,6 +197,9 @@ export interface ScenarioTargets {
   editorToken: string;
   /** Makes names unique across runs within one table. */
   runTag: string;
+  /** With recurring series in the calendar: a 2-year daily series that scenario 13b rewrites, and the day new ones start. */
+  series?: number;
+  seriesStart?: string;
 }
 
 export function scenarioSpecs(t: ScenarioTargets): ScenarioSpec[] {
@@ -238,6 +241,15 @@ export function scenarioSpecs(t: ScenarioTargets): ScenarioSpec[] {
         categories: t.categoryIds,
       }),
     },
+    // Recurring series (contract §13): writes that rewrite up to 730 occurrences (no budget: their cost is reported).
+    ...(t.series === undefined ? [] : [
+      { id: '13a', budget: 0, title: 'create a 2-year daily series (730 occurrences)', method: 'POST' as const, path: '/events', token: t.editorToken,
+        expectStatus: 201, body: (i: number) => ({ title: `Bench daily ${t.runTag} ${i}`, description: '<p>Every morning before work.</p>',
+          status: 'publish', start_date: `${t.seriesStart} 07:00:00`, end_date: `${t.seriesStart} 08:00:00`, recurrence: ['RRULE:FREQ=DAILY;COUNT=730'] }) },
+      { id: '13b', budget: 0, title: 'change the title of a 2-year daily series (730 occurrences rewritten)', method: 'POST' as const,
+        path: `/events/${t.series}`, token: t.editorToken, expectStatus: 200,
+        body: (i: number) => ({ title: `Bench regenerated ${t.runTag} ${i}` }) },
+    ]),
   ];
 }
 

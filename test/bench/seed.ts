@@ -11,6 +11,13 @@
 import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventCreateExtras } from '../../lib/events/operations.js';
 import { WORD_RULES, wordTarget } from '../../lib/events/words.js';
+import { materialise } from '../../lib/events/series.js';
+import { SERIES_WORDS, seriesGoal } from '../../lib/events/series-words.js';
+import { eventFacts } from '../../lib/events/record.js';
+import { entryTransactItems } from '../../lib/store/links.js';
+import { eventsMetaUpdate } from '../../lib/store/events.js';
+import { seriesIndexPut } from '../../lib/store/series.js';
+import { EMPTY_MANIFEST, inlineIndexItems } from '../../lib/store/words.js';
 import { countAttribute } from '../../lib/store/event-counts.js';
 import { countKey } from '../../lib/store/keys.js';
 import { wordPartition, wordSpanPartition } from '../../lib/store/words.js';
@@ -565,6 +572,44 @@ export interface SeedEventsOptions {
   onProgress?: (done: number, n: number) => void;
   /** Writes the search index too (default true; a few hundred items per day of events). */
   searchIndex?: boolean;
+  /**
+   * The share of the n events that are occurrences of weekly series of SERIES_LENGTH (contract §13), e.g. 0.2: their series
+   * records (ids after the events', not listed) and the series' word index are written too.
+   */
+  recurring?: number;
+}
+
+/** Occurrences per seeded series (weekly). */
+export const SERIES_LENGTH = 8;
+
+/**
+ * A seeded series and its occurrences, as the product writes them (lib/events/series.ts): the series record from a
+ * generated event, SERIES_LENGTH weekly occurrences materialised from it, their index items, and its word-index entries.
+ */
+export function seriesItems(template: EventItem, seriesId: number, occurrenceIds: number[], words: Map<string, Item>): { puts: TransactItem[];
+  occurrences: EventItem[] } {
+  const series: EventItem = { ...template, ...postKey(seriesId), id: seriesId, rec: [`RRULE:FREQ=WEEKLY;COUNT=${occurrenceIds.length}`] };
+  indexKeys(series);
+  const slug = `bench-series-${seriesId}`;
+  const puts: TransactItem[] = [...eventTransactItems(series, slug)];
+  const stored = withSlug('event', series, slug);
+  const occurrences = occurrenceIds.map((id, k) => {
+    const orig = wallOf(Date.parse(`${series.start.replace(' ', 'T')}Z`) + k * 7 * DAY);
+    const o = materialise(stored, orig, id, null, false);
+    puts.push({ Put: { TableName: 'seed', Item: o } }, ...eventsMetaUpdate(o.startUtc, o.endUtc), ...entryTransactItems(null, eventFacts(o)));
+    return o;
+  });
+  for (const t of inlineIndexItems(SERIES_WORDS, seriesId, EMPTY_MANIFEST, seriesGoal(stored).terms, Infinity)!.items) {
+    if (t.Put) puts.push(t);
+    else if (t.Update) {
+      const key = t.Update.Key as { PK: string; SK: string };
+      const bucket = words.get(key.PK) ?? { PK: key.PK, SK: key.SK };
+      words.set(key.PK, bucket);
+      bucket[t.Update.ExpressionAttributeNames!['#e']!] = t.Update.ExpressionAttributeValues![':v'];
+    }
+  }
+  puts.push(seriesIndexPut(seriesId, occurrences.at(-1)!.start, false));
+  return { puts, occurrences };
 }
 
 export interface SeedEventsResult {
@@ -670,20 +715,41 @@ export async function seedEvents(o: SeedEventsOptions): Promise<SeedEventsResult
   const tally = emptyTally();
   const itemTypes: Record<string, number> = {};
   const words = o.searchIndex === false ? null : new WordIndexBuilder();
+  const seriesWords = new Map<string, Item>();
+  // Every block of SERIES_LENGTH / share events starts with one series of SERIES_LENGTH occurrences.
+  const block = o.recurring ? Math.max(SERIES_LENGTH, Math.round(SERIES_LENGTH / o.recurring)) : 0;
+  let nextSeriesId = o.firstId + o.n;
   let done = 0;
+  const emit = function* (items: TransactItem[]): Generator<Item> {
+    for (const put of foldTransactItems(items, fold)) {
+      const type = String(put.PK).split('#')[0]!;
+      itemTypes[type] = (itemTypes[type] ?? 0) + 1;
+      yield put;
+    }
+  };
   function* puts(): Generator<Item> {
     for (let i = 0; i < o.n; i++) {
+      if (block && i % block === 0 && i + SERIES_LENGTH <= o.n) {
+        const g = gen.event(o.firstId + i);
+        const ids = Array.from({ length: SERIES_LENGTH }, (_, k) => o.firstId + i + k);
+        const { puts: items, occurrences } = seriesItems(g.item, nextSeriesId++, ids, seriesWords);
+        for (const occ of occurrences) {
+          tallyEvent(tally, { ...g, item: occ });
+          words?.add(occ);
+        }
+        yield* emit(items);
+        i += SERIES_LENGTH - 1;
+        done += SERIES_LENGTH;
+        continue;
+      }
       const g = gen.event(o.firstId + i);
       tallyEvent(tally, g);
       words?.add(g.item);
-      for (const put of foldTransactItems(eventTransactItems(g.item, g.slug), fold)) {
-        const type = String(put.PK).split('#')[0]!;
-        itemTypes[type] = (itemTypes[type] ?? 0) + 1;
-        yield put;
-      }
+      yield* emit(eventTransactItems(g.item, g.slug));
       done++;
-      if (o.onProgress && done % 5000 === 0) o.onProgress(done, o.n);
+      if (o.onProgress && done % 5000 < 1) o.onProgress(done, o.n);
     }
+    yield* seriesWords.values();
   }
   const stats = await writeAll(o.client, o.table, chunks(puts(), 25), o.concurrency ?? 8);
   function* indexPuts(): Generator<Item> {
@@ -698,7 +764,7 @@ export async function seedEvents(o: SeedEventsOptions): Promise<SeedEventsResult
   stats.calls += indexStats.calls;
   stats.retries += indexStats.retries;
   const counterUpdates = await applyCounters(o.client, o.table, fold, o.concurrency ?? 8);
-  await raiseCounter(o.client, o.table, 'post', o.firstId + o.n);
+  await raiseCounter(o.client, o.table, 'post', nextSeriesId);
   const ms = performance.now() - t0;
   return {
     events: o.n, items: stats.items, batchCalls: stats.calls, retries: stats.retries, counterUpdates, itemTypes, ms,
