@@ -137,17 +137,18 @@ async function countedPage(ctx: RequestContext<EventListParams>, window: ListWin
     : split ? [{ source, statuses: split.everyone }, { source: authorSource(userId!), statuses: split.own }].filter((x) => x.statuses.length)
       : null;
   if (!parts) return null;
-  // A search also lists the occurrences that have the text of a series holding its word (lib/events/series-words.ts).
-  if (p.search !== undefined) {
-    const ids = await seriesMatching(ctx, termOf(queryWords(p.search)[0]!).term, queryWords(p.search));
-    parts.push(...ids.map((id) => ({ source: inheritedSource(id), statuses: parts[0]!.statuses })));
-  }
   // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
   const hi = (window.endMax ? stricter(window.startMax, window.endMax, 'startMax') : window.startMax)
     ?? { utc: '9999-12-31 23:59:59', inclusive: true };
   const endMin = window.endMin;
   const afterEndMin = endMin && (!window.startMin || endMin.utc >= window.startMin.utc);
   const lo = afterEndMin ? (window.startMin ? stricter(window.startMin, endMin, 'startMin') : endMin) : window.startMin!;
+  // A search also lists the occurrences that have the text of a series holding its word (lib/events/series-words.ts).
+  if (p.search !== undefined) {
+    const ids = await seriesMatching(ctx, termOf(queryWords(p.search)[0]!).term, queryWords(p.search),
+      { from: [lo.utc, endMin?.utc].filter((x): x is string => !!x).sort()[0], to: hi.utc });
+    parts.push(...ids.map((id) => ({ source: inheritedSource(id), statuses: parts[0]!.statuses })));
+  }
   const meta = await readMeta();
   const endsBy = (e: EventIndexEntry) => within(e.endUtc, undefined, window.endMax);
   const counted = await Promise.all(parts.map(async (part) => {
@@ -262,8 +263,9 @@ const searchSources = (ctx: RequestContext<EventListParams>, words: string[]): E
  * The series whose text holds `term` (their index, and those whose index may be behind or that are indexed whole,
  * checked on their records against the search words): their occurrences with that text are found through them.
  */
-async function seriesMatching(ctx: RequestContext<EventListParams>, term: string, words: string[]): Promise<number[]> {
-  const { indexed, check } = await seriesWithTerm(term, ctx.lang, typeof ctx.params.password === 'string');
+async function seriesMatching(ctx: RequestContext<EventListParams>, term: string, words: string[], starts: { from?: string; to?: string }):
+  Promise<number[]> {
+  const { indexed, check } = await seriesWithTerm(term, ctx.lang, typeof ctx.params.password === 'string', starts);
   if (check.length === 0) return indexed;
   const records = (await batchGet(check.map(postKey))).filter(isEvent).filter((r) => isSeries(r) && matchesSearch(r, ctx, words));
   return [...indexed, ...records.map((r) => r.id)];
@@ -321,7 +323,7 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
       : linkSources.length ? linkSources : [allEvents];
     // A word's candidates include the occurrences that have the text of a series holding it.
     const wordIndex = candidates ? wordSources.indexOf(candidates) : -1;
-    const series = wordIndex >= 0 ? await seriesMatching(ctx, termOf(words![wordIndex]!).term, words!) : [];
+    const series = wordIndex >= 0 ? await seriesMatching(ctx, termOf(words![wordIndex]!).term, words!, { from: range.startFrom, to: range.startTo }) : [];
     const parts = await Promise.all([...reads, ...series.map(inheritedSource)].map((src) => readSource(src, range)));
     entries = [...new Map(parts.flat().map((e) => [e.id, e])).values()].sort(byStart);
     if (!reads.every((src) => src.factual)) {

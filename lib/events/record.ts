@@ -53,6 +53,8 @@ export type EventItem = PostRecord<'event', EventText> & {
    * with the series' text are found through the series' own word entries (lib/events/series-words.ts).
    */
   wx?: boolean;
+  /** A series: the UTC end of its last occurrence (`9999-12-31 23:59:59` while its rule runs on past the horizon). */
+  recEndUtc?: string;
   /** An occurrence: its series' id, its scheduled wall-clock start, and the fields it set itself (record field names). */
   series?: number;
   orig?: Wall;

@@ -8,6 +8,7 @@
  * daylight-saving changes. (`rrule-temporal` would need a Temporal polyfill in every bundle; `rrule`'s own `tzid` option
  * returns floating dates that must be converted anyway.)
  */
+import { createContext, Script } from 'node:vm';
 import { ParamError } from '../model/errors.js';
 import { utcToWall, wallToUtc, type Wall } from '../time/format.js';
 import { utcWallOf, wallParts, utcDateOf } from '../time/wall.js';
@@ -253,6 +254,29 @@ export function translateObject(o: Record<string, unknown>, startWall: Wall, unt
 
 // ------------------------------------------------------------------------------------------------ expansion
 
+/**
+ * How long one rule may take to evaluate. `rrule` looks for matches up to the year 9999 and only stops at a match, so a
+ * rule whose parts can never meet (FREQ=HOURLY;INTERVAL=48;BYHOUR=1 from an even hour, 30 February) would run for
+ * minutes: it runs in a `vm` context whose timeout stops it, and the write is refused.
+ */
+const EVALUATION_MS = 250;
+const sandbox = createContext({});
+const ALL = new Script('rule.all(take)');
+
+function allWithin(rule: InstanceType<typeof RRule>, take: (d: Date) => boolean): void {
+  Object.assign(sandbox, { rule, take });
+  try {
+    ALL.runInContext(sandbox, { timeout: EVALUATION_MS });
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      fail('recurrence: the rule finds too few dates to evaluate (its parts rarely or never meet); simplify it');
+    }
+    throw e;
+  } finally {
+    Object.assign(sandbox, { rule: undefined, take: undefined });
+  }
+}
+
 export interface SeriesTiming {
   /** The first occurrence's start, as a wall in `tz`. */
   start: Wall;
@@ -296,7 +320,7 @@ export function expand(lines: RecurrenceLine[], timing: SeriesTiming, horizonEnd
     const rule = new RRule(options);
     const end = floating(horizonEnd);
     let n = 0;
-    rule.all((d) => {
+    allWithin(rule, (d) => {
       if (d > end) {
         open = true;
         return false;

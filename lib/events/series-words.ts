@@ -42,11 +42,13 @@ export function seriesGoal(record: Item | null): IndexGoal {
   const unindexed = { PK: SIDE, SK: `${WHOLE}${pad(record.id)}`, id: record.id };
   const text = textTerms(record);
   if (!text) return { terms: new Map(), unindexed, tooLarge: true };
-  return { terms: new Map([...text.all].map((t) => [t, wordValue(record, text.shown.get(t) ?? '', text.hidden.get(t) ?? '')])), unindexed,
+  // The value spans the whole series (first start to last end), so a search skips series outside its window.
+  const span = { ...record, endUtc: record.recEndUtc ?? record.endUtc };
+  return { terms: new Map([...text.all].map((t) => [t, wordValue(span, text.shown.get(t) ?? '', text.hidden.get(t) ?? '')])), unindexed,
     tooLarge: false };
 }
 
-const key = (e: EventItem | null) => (e && isSeries(e) && e.wx ? JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.startUtc, e.endUtc, e.status, e.author]) : null);
+const key = (e: EventItem | null) => (e && isSeries(e) && e.wx ? JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.startUtc, e.recEndUtc, e.status, e.author]) : null);
 
 /**
  * The series index change of a write of event `id` from `prev` to `next` (null: create / delete): items for its
@@ -74,7 +76,8 @@ async function indexSeries(id: number): Promise<void> {
  * The series whose text holds `term` in `lang` (with `hidden`, in their hidden text too), and those a search must check on
  * their records (index behind, or indexed whole): one bucket item and the side partition.
  */
-export async function seriesWithTerm(term: string, lang: Language, hidden: boolean): Promise<{ indexed: number[]; check: number[] }> {
+export async function seriesWithTerm(term: string, lang: Language, hidden: boolean, starts: { from?: string; to?: string } = {}):
+  Promise<{ indexed: number[]; check: number[] }> {
   const l = String(LANGUAGES.indexOf(lang));
   const [bucket, side] = await Promise.all([
     batchGet([{ PK: SERIES_WORDS.partition(term), SK: 'S' }]),
@@ -83,7 +86,9 @@ export async function seriesWithTerm(term: string, lang: Language, hidden: boole
   const indexed: number[] = [];
   for (const [attr, value] of Object.entries(bucket[0] ?? {})) {
     if (!attr.startsWith('e') || typeof value !== 'string') continue;
-    const [, , , , langs = '', hiddenLangs = ''] = value.split('|');
+    const [first = '', lastEnd = '', , , langs = '', hiddenLangs = ''] = value.split('|');
+    // Occurrences start from the series' first start and end by its last end: a series wholly outside the starts is skipped.
+    if ((starts.to !== undefined && first > `${starts.to}~`) || (starts.from !== undefined && lastEnd < starts.from)) continue;
     if (langs.includes(l) || (hidden && hiddenLangs.includes(l))) indexed.push(Number(attr.slice(1)));
   }
   const check = side.map((i) => Number(String(i.SK).slice(2))).filter((id) => !indexed.includes(id));

@@ -37,7 +37,7 @@ import { MAX_TERMS } from '../store/words.js';
 export const WORDS_PER_OCCURRENCE_LIMIT = 4000;
 
 /** Fields of a series record that its occurrences never take from it. */
-const NOT_INHERITED = new Set(['PK', 'SK', 'id', 'v', 'slug', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'rec', 'gone', 'busy',
+const NOT_INHERITED = new Set(['PK', 'SK', 'id', 'v', 'slug', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'rec', 'gone', 'busy', 'recEndUtc',
   'ws', 'wmv', 'slugBeforeTrash', 'statusBeforeTrash', 'series', 'orig', 'own', 'sameDay', 'cnt', 'linked', 'kids']);
 /** Record fields that move together when an occurrence sets its own dates. */
 const DATE_FIELDS = ['start', 'end', 'startUtc', 'endUtc', 'tz', 'allDay'] as const;
@@ -159,12 +159,19 @@ export function applyRecurrence(item: EventItem, raw: unknown): void {
       }
     }
     if (isSeries(item)) {
-      const occurrences = schedule(item).starts.length;
+      const plan = schedule(item);
+      const occurrences = plan.starts.length;
+      const last = plan.starts.at(-1)!.orig;
+      item.recEndUtc = plan.open ? '9999-12-31 23:59:59'
+        : wallToUtc(utcWallOf(new Date(wallMs(last) + wallMs(item.end) - wallMs(item.start))), item.tz);
       // Indexed occurrence by occurrence while that stays small; else through the series (lib/events/series-words.ts).
       const terms = textTerms(item)?.all.size ?? MAX_TERMS;
       if (occurrences * terms > WORDS_PER_OCCURRENCE_LIMIT) item.wx = true;
       else delete item.wx;
-    } else delete item.wx;
+    } else {
+      delete item.wx;
+      delete item.recEndUtc;
+    }
   } catch (e) {
     if (e instanceof ParamError) throw invalidParam('recurrence', e.message);
     throw e;

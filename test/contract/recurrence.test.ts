@@ -154,6 +154,8 @@ describe('refused writes store nothing', () => {
     ['COUNT with UNTIL', ['RRULE:FREQ=DAILY;COUNT=2;UNTIL=20270101T000000Z']],
     ['a bad date', ['RDATE:20271345T000000']],
     ['over 1,000 occurrences within the horizon', ['RRULE:FREQ=HOURLY']],
+    ['parts that never meet (the library would search until the year 9999)', ['RRULE:FREQ=HOURLY;INTERVAL=48;BYHOUR=1']],
+    ['30 February every second', ['RRULE:FREQ=SECONDLY;BYMONTH=2;BYMONTHDAY=30']],
     ['an untranslatable object', { rules: [{ type: 'every-fortnight' }] }],
     ['an object with an unknown "on"', { rules: [{ type: 'every-month', on: 'the monday after easter' }] }],
     ['not lines', 42],
