@@ -363,3 +363,42 @@ describe('documents', () => {
     expect(JSON.stringify(doc.components.schemas.Event.properties.recurrence)).toMatch(/RFC 5545/);
   });
 });
+
+describe('occurrences follow the rest of the contract', () => {
+  test('status, password and hide_from_listings are the series\' unless an occurrence set its own', async () => {
+    const word = uniqueWord('vis');
+    const s = await create({ title: `Visible ${word}`, start_date: '2027-11-01 10:00:00', end_date: '2027-11-01 11:00:00',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=3'] });
+    const occ = await occurrences(s.id);
+    const anonymous = async () => (await api('/events', { query: { search: word, start_date: '2027-01-01' } })).json.events.map((e: Json) => e.id);
+    expect(await anonymous()).toEqual(occ.map((o) => o.id));
+    await api(`/events/${occ[0]!.id}`, { method: 'POST', token, body: { status: 'draft' } });
+    expect(await anonymous()).toEqual([occ[1]!.id, occ[2]!.id]);
+    await api(`/events/${s.id}`, { method: 'POST', token, body: { password: 'sesame' } });
+    expect((await api(`/events/${occ[1]!.id}`)).json.code).toBe('event-password-protected');
+    expect((await api(`/events/${occ[1]!.id}`, { query: { password: 'sesame' } })).json.title).toBe(`Visible ${word}`);
+    await api(`/events/${s.id}`, { method: 'POST', token, body: { hide_from_listings: true, password: '' } });
+    expect(await anonymous()).toEqual([]);
+    await api(`/events/${occ[2]!.id}`, { method: 'POST', token, body: { hide_from_listings: false } });
+    expect(await anonymous()).toEqual([occ[2]!.id]);
+    expect((await api(`/events/${occ[0]!.id}`)).status).toBe(403); // still its own draft
+  });
+
+  test('an occurrence\'s own text is kept per language; /venues?event= reads an occurrence\'s own links', async () => {
+    const s = await create({ title: 'Lesson', start_date: '2027-11-08 10:00:00', end_date: '2027-11-08 11:00:00',
+      venue: { venue: `Hall ${uniqueWord()}` }, recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2'] });
+    const occ = await occurrences(s.id);
+    await api(`/events/${occ[1]!.id}`, { method: 'POST', token, body: { title: 'Stunde (verlegt)', translation_language: 'de',
+      venue: { venue: `Annex ${uniqueWord()}` } } });
+    await api(`/events/${s.id}`, { method: 'POST', token, body: { title: 'Lektion', translation_language: 'de' } });
+    await api(`/events/${s.id}`, { method: 'POST', token, body: { title: 'Class' } });
+    const de = await occurrences(s.id, { translation_language: 'de' });
+    expect(de.map((o) => o.title)).toEqual(['Lektion', 'Stunde (verlegt)']);
+    expect((await occurrences(s.id)).map((o) => o.title)).toEqual(['Class', 'Class']);
+    const venues = async (id: number) => (await api('/venues', { query: { event: id } })).json.venues.map((v: Json) => v.id);
+    expect(await venues(occ[0]!.id)).toEqual([s.venue.id]);
+    const own = await venues(occ[1]!.id);
+    expect(own).toHaveLength(1);
+    expect(own[0]).not.toBe(s.venue.id);
+  });
+});
