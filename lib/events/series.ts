@@ -12,7 +12,7 @@ import { invalidParam } from '../http/errors.js';
 import { ParamError } from '../model/errors.js';
 import { table } from '../store/client.js';
 import { foldCounters } from '../store/counters.js';
-import { eventsMetaUpdate, eventsMetaStored, toUtcMs, fromUtcMs } from '../store/events.js';
+import { eventsMetaUpdate, eventsMetaStored, toUtcMs } from '../store/events.js';
 import { IdPool } from '../store/ids.js';
 import { postKey } from '../store/keys.js';
 import { mergeOneAttributeWrites, rewriteItem, transact } from '../store/kit.js';
@@ -357,4 +357,3 @@ export async function finishSeries(id: number, h: Hold, ids = new IdPool(), adop
 /** The series record's fields that start a regeneration's hold. */
 export const holding = (item: EventItem, h: Hold): EventItem => ({ ...item, busy: h.token });
 
-export { fromUtcMs };
