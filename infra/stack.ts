@@ -339,34 +339,14 @@ export class CalendarStack extends Stack {
    */
   private buildHorizonJob(environment: Record<string, string>, retention: logs.RetentionDays):
     { fn: NodejsFunction; schedule: scheduler.Schedule; deadLetters: sqs.Queue } {
-    const logGroup = new logs.LogGroup(this, 'HorizonLogs', { retention, removalPolicy: RemovalPolicy.RETAIN });
-    const role = new iam.Role(this, 'HorizonRole', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Calendar API recurring-series horizon job',
-    });
-    logGroup.grantWrite(role);
-    grantTableAccess(role, this.table, 'read-write');
-    const fn = new NodejsFunction(this, 'HorizonFunction', {
-      description: 'Calendar API: extends recurring series to the horizon, daily',
-      entry: projectFile('functions/horizon.ts'),
-      handler: 'handler',
-      projectRoot: projectFile(''),
-      depsLockFilePath: projectFile('package-lock.json'),
-      runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: 1024,
-      // One run regenerates every open series that the horizon has moved past; it stops starting new ones near the end.
-      timeout: Duration.minutes(15),
-      // One run at a time: a second could only take over the same series.
-      reservedConcurrentExecutions: 1,
-      role,
-      logGroup,
-      loggingFormat: lambda.LoggingFormat.JSON,
-      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
-      systemLogLevelV2: lambda.SystemLogLevel.WARN,
-      environment,
-      bundling: nodejsBundlingOptions(),
-    });
+    const fn = this.buildLambda('Horizon', 'functions/horizon.ts', 'Calendar API: extends recurring series to the horizon, daily',
+      'Calendar API recurring-series horizon job', 'read-write', environment, retention, {
+        memorySize: 1024,
+        // One run regenerates every open series that the horizon has moved past; it stops starting new ones near the end.
+        timeout: Duration.minutes(15),
+        // One run at a time: a second could only take over the same series.
+        reservedConcurrentExecutions: 1,
+      });
     const deadLetters = new sqs.Queue(this, 'HorizonDeadLetters', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
@@ -396,31 +376,32 @@ export class CalendarStack extends Stack {
   }
 
   private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): NodejsFunction {
-    const name = pascal(group);
-    const logGroup = new logs.LogGroup(this, `${name}Logs`, {
-      retention,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    // A role per function with exactly its permissions: write to its own log group (instead of the
-    // AWSLambdaBasicExecutionRole managed policy, which allows any log group) and its DynamoDB actions.
-    const role = new iam.Role(this, `${name}Role`, {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Calendar API ${group} function`,
-    });
-    logGroup.grantWrite(role);
-    grantTableAccess(role, this.table, tableAccess(group));
-
     const sizing = SIZING[group];
+    return this.buildLambda(pascal(group), `functions/${group}.ts`, `Calendar API: ${group} routes`, `Calendar API ${group} function`,
+      tableAccess(group), environment, retention, { memorySize: sizing.memoryMb, timeout: sizing.timeout });
+  }
+
+  /**
+   * A function of the stack (`<name>Logs`, `<name>Role`, `<name>Function`): its own log group and a role with exactly its
+   * permissions — write to that log group (instead of the AWSLambdaBasicExecutionRole managed policy, which allows any
+   * log group) and its DynamoDB actions — bundled with the one set of esbuild settings.
+   */
+  private buildLambda(name: string, entry: string, description: string, roleDescription: string, access: ReturnType<typeof tableAccess>,
+    environment: Record<string, string>, retention: logs.RetentionDays,
+    sizing: { memorySize: number; timeout: Duration; reservedConcurrentExecutions?: number }): NodejsFunction {
+    const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention, removalPolicy: RemovalPolicy.RETAIN });
+    const role = new iam.Role(this, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: roleDescription });
+    logGroup.grantWrite(role);
+    grantTableAccess(role, this.table, access);
     return new NodejsFunction(this, `${name}Function`, {
-      description: `Calendar API: ${group} routes`,
-      entry: projectFile(`functions/${group}.ts`),
+      description,
+      entry: projectFile(entry),
       handler: 'handler',
       projectRoot: projectFile(''),
       depsLockFilePath: projectFile('package-lock.json'),
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
-      memorySize: sizing.memoryMb,
-      timeout: sizing.timeout,
+      ...sizing,
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
