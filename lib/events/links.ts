@@ -19,7 +19,7 @@ import type { LinkRef } from '../model/links.js';
 import type { PostStatus } from '../model/status.js';
 import type { IdPool } from '../store/ids.js';
 import { postKey, termKey } from '../store/keys.js';
-import { contribution, linkTransactItems, type LinkKind } from '../store/links.js';
+import { contribution, linkTransactItems, type ExtraMove, type LinkKind } from '../store/links.js';
 import type { TransactItem } from '../store/types.js';
 import type { Item } from '../store/records.js';
 import type { ReadSet } from '../store/reads.js';
@@ -27,6 +27,7 @@ import { checkNewTermNames, planNewTerms, resolveTermNames, wantTermNames } from
 import type { TermItem } from '../terms/item.js';
 import { embedKeys, embedsFrom } from './embed.js';
 import { eventFacts, type EventItem } from './record.js';
+import { seriesCountChange } from './series-counts.js';
 import type { Embedded } from './serialize.js';
 
 /** The reads, ids and retry state an event write plans with. */
@@ -55,7 +56,7 @@ const MAX = { organizers: 10, categories: 20, tags: 20 } as const;
 /** Counter contributions of records created or rewritten in this transaction are written by their own item. */
 interface InlinePlan {
   key: string;
-  build: (prev: EventItem | null, next: EventItem) => TransactItem[];
+  build: (prev: EventItem | null, next: EventItem, extra: ExtraMove[]) => TransactItem[];
 }
 
 interface TermRequest {
@@ -175,9 +176,12 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
     return 'pending' in r.plan! ? created[r.plan.pending]!.id : r.plan!.id;
   };
 
+  // `extra`: what an occurrence's write also counts for its series (lib/events/series-counts.ts).
+  let seriesMoves: ExtraMove[] = [];
   const inline: InlinePlan[] = plans.map((p) => ({
     key: `${p.item.kind}#${p.id}`,
-    build: (prev, next) => p.build(contribution(p.item.kind, eventFacts(next), p.id) - contribution(p.item.kind, prev && eventFacts(prev), p.id)),
+    build: (prev, next, extra) => p.build(contribution(p.item.kind, eventFacts(next), p.id) - contribution(p.item.kind, prev && eventFacts(prev), p.id)
+      + (extra.find((m) => m.kind === p.item.kind && m.id === p.id)?.delta ?? 0)),
   }));
   const out: Omit<PlannedLinks, 'transactItems' | 'embeds' | 'leadingIds'> = {};
   if (venueInput) out.venue = venue ? idOf(venue) : null;
@@ -197,11 +201,19 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
   return {
     ...out,
     leadingIds: postIds.slice(0, leading),
-    transactItems: async (prev, next) => [
-      ...inline.flatMap((p) => p.build(prev, next)),
-      ...nameWrites(plans.map((p) => p.names), reads),
-      ...await linkTransactItems(prev && eventFacts(prev), eventFacts(next), reads, new Set(inline.map((p) => p.key).filter(Boolean))),
-    ],
+    transactItems: async (prev, next) => {
+      const skip = new Set(inline.map((p) => p.key).filter(Boolean));
+      // New terms start counted when the event is published: an occurrence linking one counts for its series so too.
+      const series = await seriesCountChange(prev, next,
+        { created: new Set([...newTerms.map((t) => `${t.taxonomy}#${t.id}`), ...created.map((p) => `${p.item.kind}#${p.id}`)]) });
+      seriesMoves = series.moves;
+      return [
+        ...inline.flatMap((p) => p.build(prev, next, series.moves)),
+        ...nameWrites(plans.map((p) => p.names), reads),
+        ...await linkTransactItems(prev && eventFacts(prev), eventFacts(next), reads, skip, series.moves),
+        ...series.items,
+      ];
+    },
     embeds: (prev, next, embedCtx) => {
       const own = new Map<string, Item>([
         ...plans.map((p): [string, Item] => [`POST#${p.id}`, p.item]),
@@ -214,7 +226,8 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
         if (!read || !read.taxonomy) return read;
         // A term's count after this write: as read, plus what this event changes.
         const kind = read.taxonomy as LinkKind;
-        const delta = contribution(kind, eventFacts(next), read.id as number) - contribution(kind, prev && eventFacts(prev), read.id as number);
+        const delta = contribution(kind, eventFacts(next), read.id as number) - contribution(kind, prev && eventFacts(prev), read.id as number)
+          + (seriesMoves.find((m) => m.kind === kind && m.id === read.id)?.delta ?? 0);
         return { ...read, cnt: Number(read.cnt ?? 0) + delta };
       }).filter((i): i is Item => i !== null);
       return embedsFrom(items, embedCtx);

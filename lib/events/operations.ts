@@ -19,6 +19,7 @@ import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { findBySlug } from '../store/slugs.js';
 import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
 import { isOccurrence, isSeries } from './record.js';
+import { eventLinkItems } from './series-counts.js';
 import { finishSeries, hold, holding, occurrenceKey, ownFields, storedOccurrences, type Hold } from './series.js';
 import { splitSeries } from './split.js';
 import { planSeriesWords } from './series-words.js';
@@ -197,7 +198,7 @@ async function deleteOccurrence(ctx: RequestContext<EventDeleteParams>, existing
   if (!force) {
     const moved: EventItem = { ...existing, v: existing.v + 1, status: 'trash', statusBeforeTrash: existing.status, modifiedUtc: nowUtcWall(),
       own: ownFields(existing.own, { status: 'trash' }, ctx.lang) };
-    const extras = await linkTransactItems(eventFacts(existing), eventFacts(moved), reads);
+    const extras = await eventLinkItems(existing, moved, reads);
     const words = await planWords(existing, moved, roomLeft(extras));
     const stored = words.record(moved);
     await words.commit(() => rewriteRecord('event', existing, stored, [...extras, ...words.items]));
@@ -207,7 +208,7 @@ async function deleteOccurrence(ctx: RequestContext<EventDeleteParams>, existing
   const siblings = await storedOccurrences(existing.series!);
   const gone = isEvent(series) ? [rewriteItem(postKey(series.id), series, { ...series, v: series.v + 1,
     gone: [...new Set([...(series.gone ?? []), occurrenceKey(existing, siblings)])] }, series.v)] : [];
-  const extras = [...await linkTransactItems(eventFacts(existing), null, reads), ...gone];
+  const extras = [...await eventLinkItems(existing, null, reads, { seriesWritten: gone.length > 0 }), ...gone];
   const words = await planWords(existing, null, roomLeft(extras));
   await words.commit(() => commit([{ Delete: { TableName: table(), Key: postKey(existing.id), ConditionExpression: '#v = :v',
     ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':v': existing.v } } }, ...extras, ...words.items], { ownFirst: true }));

@@ -26,6 +26,7 @@ import { utcWallOf } from '../time/wall.js';
 import { eventFacts, indexKeys, isEvent, isSeries, type EventItem } from './record.js';
 import { expand, parseRecurrenceParam, recurrenceLines, storedLines } from './recurrence.js';
 import { planWords, textTerms, type WordPlan } from './words.js';
+import { settleSeriesCounts } from './series-counts.js';
 import { MAX_TERMS } from '../store/words.js';
 
 // ------------------------------------------------------------------------------------------------ what an occurrence is
@@ -283,7 +284,7 @@ async function noteYears(occurrences: EventItem[]): Promise<void> {
  * deleted. A series record that is gone or no longer a series keeps none. Idempotent; with
  * `adopt`, occurrences of another series (a split's later part) are matched too and move over.
  */
-export async function regenerate(seriesId: number, ids: IdPool, adopt: Adopt = async () => []): Promise<{ through: Wall; open: boolean } | null> {
+export async function regenerate(seriesId: number, ids: IdPool, adopt: Adopt = async () => []): Promise<Regenerated | null> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await regenerateOnce(seriesId, ids, adopt);
@@ -296,7 +297,14 @@ export async function regenerate(seriesId: number, ids: IdPool, adopt: Adopt = a
 /** Occurrences of another series that a regeneration takes over (read afresh on each attempt). */
 type Adopt = () => Promise<EventItem[]>;
 
-async function regenerateOnce(seriesId: number, ids: IdPool, adopt: Adopt): Promise<{ through: Wall; open: boolean } | null> {
+/** How far a regeneration wrote a series, and the occurrences it left. */
+interface Regenerated {
+  through: Wall;
+  open: boolean;
+  occurrences: number[];
+}
+
+async function regenerateOnce(seriesId: number, ids: IdPool, adopt: Adopt): Promise<Regenerated | null> {
   const record = await getPost(seriesId, true);
   const series = isEvent(record) && isSeries(record) ? record : null;
   const stored = [...await storedOccurrences(seriesId), ...await adopt()];
@@ -317,7 +325,7 @@ async function regenerateOnce(seriesId: number, ids: IdPool, adopt: Adopt): Prom
   for (const left of byKey.values()) changes.push(changeOf(left, null));
   await noteYears(next);
   await commitChanges(await Promise.all(changes));
-  return plan ? { through: plan.through, open: plan.open } : null;
+  return plan ? { through: plan.through, open: plan.open, occurrences: next.map((o) => o.id) } : null;
 }
 
 // ------------------------------------------------------------------------------------------------ a series write
@@ -344,6 +352,9 @@ export function hold(id: number): Hold {
 export async function finishSeries(id: number, h: Hold, ids = new IdPool(), adopt?: Adopt): Promise<void> {
   const done = await regenerate(id, ids, adopt);
   const record = await getPost(id, true);
+  // What the series counts through its occurrences' own links (unless a later writer holds it now: it settles them).
+  if (!isEvent(record)) await settleSeriesCounts(id, [], null);
+  else if (record.busy === h.token) await settleSeriesCounts(id, done?.occurrences ?? [], h.token);
   const release: TransactItem[] = [clearBusy(id, h.value)];
   if (isEvent(record) && record.busy === h.token) {
     release.unshift({ Update: { TableName: table(), Key: postKey(id), UpdateExpression: 'REMOVE busy', ConditionExpression: 'busy = :t',

@@ -4,12 +4,13 @@
  * relationship items and counters; the whole operation is idempotent, so a retry after a failure finishes it.
  */
 import { nowUtcWall } from '../time/format.js';
-import { queryLinkedEvents, linkTransactItems, type LinkKind, type LinkFacts } from '../store/links.js';
+import { queryLinkedEvents, type LinkKind, type LinkFacts } from '../store/links.js';
 import { getPost } from '../store/records.js';
 import { rewriteRecord } from '../store/kit.js';
 import { ReadSet } from '../store/reads.js';
 import { retryConflicts } from '../store/retry.js';
-import { eventFacts, indexKeys, isEvent, type EventItem } from './record.js';
+import { indexKeys, isEvent, type EventItem } from './record.js';
+import { eventLinkItems } from './series-counts.js';
 
 function without(item: EventItem, kind: LinkKind, id: number): EventItem {
   const next: EventItem = { ...item, v: item.v + 1, modifiedUtc: nowUtcWall() };
@@ -31,7 +32,7 @@ export async function unlinkEverywhere(kind: LinkKind, id: number): Promise<numb
       const next = without(item, kind, id);
       // Consistent: the record being unlinked has just been trashed or emptied, and its counter crossings are counted
       // on what is read here.
-      await rewriteRecord('event', item, next, await linkTransactItems(eventFacts(item), eventFacts(next), new ReadSet(true)));
+      await rewriteRecord('event', item, next, await eventLinkItems(item, next, new ReadSet(true)));
       changed++;
     });
   }

@@ -37,7 +37,8 @@ export function linkTargets(e: LinkFacts | null): { kind: LinkKind; id: number }
 
 /** How much an event counts towards a target's counter. */
 export function contribution(kind: LinkKind, e: LinkFacts | null, targetId: number): number {
-  // Counters count distinct events and series (contract §13): a series counts through its own record.
+  // Counters count distinct events and series (contract §13): a series counts through its own record, and through its
+  // occurrences' own links by lib/events/series-counts.ts.
   if (!e || e.series !== undefined || !linkTargets(e).some((t) => t.kind === kind && t.id === targetId)) return 0;
   // Term counts and venues'/organizers' has_events count published events only (contract §4): nothing a reader
   // may not see (private, future, draft, pending, trashed events) shows through them.
@@ -96,12 +97,20 @@ interface CounterMove {
   notTrashed: boolean;
 }
 
-function counterMoves(prev: LinkFacts | null, next: LinkFacts | null, skipCounters: Set<string>): CounterMove[] {
-  const targets = new Map([...linkTargets(prev), ...linkTargets(next)].map((t) => [targetId(t), t]));
+/** A counter move a write makes beyond its event's own contribution (a series counted through its occurrences). */
+export interface ExtraMove {
+  kind: LinkKind;
+  id: number;
+  delta: number;
+}
+
+function counterMoves(prev: LinkFacts | null, next: LinkFacts | null, skipCounters: Set<string>, extra: ExtraMove[] = []): CounterMove[] {
+  const targets = new Map([...linkTargets(prev), ...linkTargets(next), ...extra].map((t) => [targetId(t), { kind: t.kind, id: t.id }]));
+  const extraDelta = new Map(extra.map((m) => [targetId(m), m.delta]));
   const moves: CounterMove[] = [];
   for (const [key, t] of targets) {
     if (skipCounters.has(key)) continue;
-    const delta = contribution(t.kind, next, t.id) - contribution(t.kind, prev, t.id);
+    const delta = contribution(t.kind, next, t.id) - contribution(t.kind, prev, t.id) + (extraDelta.get(key) ?? 0);
     const added = Boolean(next) && !linkTargets(prev).some((p) => p.kind === t.kind && p.id === t.id);
     // A new link to a venue or organizer also requires it not to be trashed: trashing commits first and then unlinks
     // the events its relationship items list, so a link added after that would stay on a trashed record (contract
@@ -124,10 +133,11 @@ function counterMoves(prev: LinkFacts | null, next: LinkFacts | null, skipCounte
  * The targets whose counter moves are read through `reads` (most are read already by the write's plan): a counter
  * that crosses zero moves its kind's non-empty count in the same transaction, and each ADD carries the condition that
  * keeps the read value's verdict true (lib/store/nonempty.ts); categories that cross also move their parents'.
+ * `extra` moves counters beyond the event's own contribution (lib/events/series-counts.ts).
  */
 export async function linkTransactItems(prev: LinkFacts | null, next: LinkFacts | null, reads: ReadSet,
-  skipCounters: Set<string> = new Set()): Promise<TransactItem[]> {
-  const moves = counterMoves(prev, next, skipCounters);
+  skipCounters: Set<string> = new Set(), extra: ExtraMove[] = []): Promise<TransactItem[]> {
+  const moves = counterMoves(prev, next, skipCounters, extra);
   reads.want(...moves.map((m) => targetKey(m.kind, m.id)));
   await reads.fetch();
   const actions = new ItemActions();

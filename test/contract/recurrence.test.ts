@@ -296,6 +296,68 @@ describe('counts', () => {
     expect(listed.json.total).toBe(6);
     expect(listed.json.events.map((e: Json) => e.id)).not.toContain(s.id);
   });
+
+  test('a series also counts, once, towards what only its occurrences link; a draft series through an occurrence published on its own', async () => {
+    const word = uniqueWord();
+    const term = async (kind: string) => (await api(`/${kind}`, { method: 'POST', token, body: { name: `Oc ${kind} ${uniqueWord()}` } })).json.id as number;
+    const [a, b, tag] = [await term('categories'), await term('categories'), await term('tags')];
+    const count = async (kind: string, id: number) => (await api(`/${kind}/${id}`, { token })).json.count as number;
+    const counts = async () => [await count('categories', a), await count('categories', b), await count('tags', tag)];
+    const venueListed = async () => (await api('/venues', { query: { has_events: true, search: word } })).json.total as number | undefined;
+    const s = await create({ title: `Owned ${uniqueWord()}`, start_date: '2027-10-04 18:00:00', end_date: '2027-10-04 19:00:00',
+      categories: [a], recurrence: ['RRULE:FREQ=WEEKLY;COUNT=4'] });
+    const occ = await occurrences(s.id);
+    const write = async (id: number, body: Json, method = 'POST') => {
+      const res = await api(`/events/${id}`, { method, token, body });
+      expect(res.status).toBe(200);
+      return res.json;
+    };
+    expect(await counts()).toEqual([1, 0, 0]);
+    await write(occ[0]!.id, { categories: [a, b] });
+    await write(occ[1]!.id, { categories: [b], tags: [tag] });
+    const withVenue = await write(occ[2]!.id, { venue: { venue: `Annex ${word}` } });
+    expect(await counts()).toEqual([1, 1, 1]); // b through two occurrences: the series once
+    expect(await venueListed()).toBe(1);
+    await write(s.id, { title: `Owned again ${uniqueWord()}` }); // a regeneration keeps them
+    expect(await counts()).toEqual([1, 1, 1]);
+    await write(s.id, { status: 'draft' }); // occurrences without a status of their own follow it
+    expect(await counts()).toEqual([0, 0, 0]);
+    expect(await venueListed()).toBe(0);
+    await write(occ[3]!.id, { status: 'publish' }); // published on its own, with the series' links
+    expect(await counts()).toEqual([1, 0, 0]);
+    await write(s.id, { status: 'publish' });
+    expect(await counts()).toEqual([1, 1, 1]);
+    expect((await api(`/events/${occ[1]!.id}`, { method: 'DELETE', token })).json.status).toBe('trash');
+    expect(await counts()).toEqual([1, 1, 0]); // b still through the first occurrence
+    await write(occ[0]!.id, { categories: [a] });
+    expect(await counts()).toEqual([1, 0, 0]);
+    await write(occ[1]!.id, { status: 'publish' }); // restored
+    expect(await counts()).toEqual([1, 1, 1]);
+    expect((await api(`/venues/${withVenue.venue.id}`, { token })).status).toBe(200);
+    expect((await api(`/events/${s.id}`, { method: 'DELETE', token, query: { force: true } })).status).toBe(200);
+    expect(await counts()).toEqual([0, 0, 0]);
+    expect(await venueListed()).toBe(0);
+  });
+
+  test('occurrences written at once, and a split, keep the series counted once', async () => {
+    const b = (await api('/categories', { method: 'POST', token, body: { name: `Oc split ${uniqueWord()}` } })).json.id as number;
+    const count = async () => (await api(`/categories/${b}`, { token })).json.count as number;
+    const s = await create({ title: `Split count ${uniqueWord()}`, start_date: '2027-10-05 18:00:00', end_date: '2027-10-05 19:00:00',
+      recurrence: ['RRULE:FREQ=DAILY;COUNT=6'] });
+    const occ = await occurrences(s.id);
+    const statuses = await Promise.all(occ.map((o) => api(`/events/${o.id}`, { method: 'POST', token, body: { categories: [b] } })));
+    expect(statuses.map((r) => r.status)).toEqual(occ.map(() => 200));
+    expect(await count()).toBe(1);
+    // Split at the fourth: both series link b through their occurrences' own links.
+    const split = await api(`/events/${occ[3]!.id}`, { method: 'POST', token, query: { scope: 'following' }, body: { title: `Later ${uniqueWord()}` } });
+    expect(split.status).toBe(201);
+    expect(await count()).toBe(2);
+    const cleared = await Promise.all(occ.slice(0, 3).map((o) => api(`/events/${o.id}`, { method: 'POST', token, body: { categories: [] } })));
+    expect(cleared.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await count()).toBe(1);
+    expect((await api(`/events/${split.json.id}`, { method: 'DELETE', token, query: { force: true } })).status).toBe(200);
+    expect(await count()).toBe(0);
+  });
 });
 
 // A series is indexed occurrence by occurrence while occurrences × terms stay small, else through its own word entries

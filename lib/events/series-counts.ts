@@ -1,0 +1,160 @@
+/**
+ * A series counts once towards each category, tag, venue and organizer it is linked to (contract §13): through its own
+ * fields (its record moves the counters, lib/store/links.ts) or through any occurrence's. An occurrence can differ
+ * from its series only where it set its own status or links: those occurrences are the series' *owners*, and the
+ * targets their published records link to beyond the series' own counted links are counted once more, for the series,
+ * through one item per series (lib/store/README.md "Series counted through occurrences"):
+ *
+ *   `POST#<series>` / `LINKS#O`: `o` the owners' ids, `g` the targets counted through them ("category#12"), `v`.
+ *
+ * An occurrence write that makes or unmakes an owner, or changes one, moves those counters in its own transaction,
+ * conditioned on that item's version and the series record's, having read every owner strongly consistently. A
+ * series write settles them at the end of its regeneration (which may change what owners inherit), from the owners
+ * it leaves, before it releases its hold (lib/events/series.ts `finishSeries`), so a dead request's takeover settles too.
+ */
+import { table } from '../store/client.js';
+import { postKey, termKey } from '../store/keys.js';
+import { transact } from '../store/kit.js';
+import { contribution, linkTargets, linkTransactItems, type ExtraMove, type LinkKind } from '../store/links.js';
+import type { Cond } from '../store/nonempty.js';
+import { ReadSet } from '../store/reads.js';
+import { batchGet, type Item } from '../store/records.js';
+import type { Key, TransactItem } from '../store/types.js';
+import { eventFacts, isEvent, type EventItem } from './record.js';
+
+export const seriesLinksKey = (seriesId: number): Key => ({ PK: `POST#${seriesId}`, SK: 'LINKS#O' });
+
+const LINK_FIELDS = ['venue', 'organizers', 'categories', 'tags'];
+
+/**
+ * An occurrence that can count where its series does not: one that set its own links, or set its own status to
+ * `publish` (one that set another status counts nowhere until its own next write).
+ */
+export function isOwner(e: EventItem | null): e is EventItem {
+  if (!e || e.series === undefined) return false;
+  const own = e.own ?? [];
+  return own.includes('status') ? e.status === 'publish' : own.some((f) => LINK_FIELDS.includes(f));
+}
+
+const targetKeyOf = (kind: LinkKind, id: number): Key => (kind === 'category' || kind === 'tag' ? termKey(id) : postKey(id));
+const NAME = (kind: LinkKind, id: number) => `${kind}#${id}`;
+function parseName(name: string): { kind: LinkKind; id: number } {
+  const [kind, id] = name.split('#') as [LinkKind, string];
+  return { kind, id: Number(id) };
+}
+
+export interface SeriesCountPlan {
+  moves: ExtraMove[];
+  /** The series' item (and the condition on its record), for the same transaction; none when nothing changes. */
+  items: TransactItem[];
+}
+
+const NONE: SeriesCountPlan = { moves: [], items: [] };
+
+interface PlanOptions {
+  /** The occurrence being written and its next record (null: deleted), in place of what is stored. */
+  change?: { id: number; next: EventItem | null };
+  /** More owner candidates than the series' item lists (a regeneration's occurrences). */
+  candidates?: number[];
+  /** Targets created by this same write: they exist, and their first counter value is set by their creator. */
+  created?: Set<string>;
+  /** The condition on the series record: its version as read (default), `absent`, or none (the write rewrites it). */
+  seriesCond?: Cond | 'written';
+}
+
+/** The counter moves that bring what the series counts through its owners to what they and the series now say. */
+async function plan(seriesId: number, o: PlanOptions): Promise<SeriesCountPlan & { unchanged: boolean }> {
+  const both = await batchGet([seriesLinksKey(seriesId), postKey(seriesId)], undefined, true);
+  const stored = both.find((i) => i.SK === seriesLinksKey(seriesId).SK) ?? null;
+  const series = both.find((i) => i.SK === postKey(seriesId).SK) ?? null;
+  const ids = new Set([...((stored?.o as number[] | undefined) ?? []), ...(o.candidates ?? [])]);
+  if (o.change) ids.delete(o.change.id);
+  // Read after the item: an owner written since makes the item's version condition fail, and the plan is made again.
+  const owners = (await batchGet([...ids].map(postKey), undefined, true))
+    .filter((r): r is Item & EventItem => isEvent(r) && r.series === seriesId && isOwner(r));
+  if (o.change && isOwner(o.change.next)) owners.push(o.change.next);
+
+  const seriesFacts = isEvent(series) ? eventFacts(series) : null;
+  const wanted = new Map<string, { kind: LinkKind; id: number }>();
+  for (const owner of owners) {
+    const facts = eventFacts(owner);
+    if (facts.status !== 'publish') continue;
+    for (const t of linkTargets(facts)) {
+      if (seriesFacts && contribution(t.kind, seriesFacts, t.id) > 0) continue;
+      wanted.set(NAME(t.kind, t.id), t);
+    }
+  }
+  // A target deleted meanwhile is not counted (its unlinking rewrites the owners that link it).
+  const targets = [...wanted.values()].filter((t) => !o.created?.has(NAME(t.kind, t.id)));
+  const found = new Set((await batchGet(targets.map((t) => targetKeyOf(t.kind, t.id)), ['v'], true)).map((i) => String(i.PK)));
+  for (const t of targets) if (!found.has(targetKeyOf(t.kind, t.id).PK)) wanted.delete(NAME(t.kind, t.id));
+
+  const before = new Set((stored?.g as string[] | undefined) ?? []);
+  const after = new Set(wanted.keys());
+  const moves: ExtraMove[] = [];
+  for (const name of new Set([...before, ...after])) {
+    const delta = (after.has(name) ? 1 : 0) - (before.has(name) ? 1 : 0);
+    if (delta !== 0) moves.push({ ...parseName(name), delta });
+  }
+  const ownerIds = [...new Set(owners.map((e) => e.id))].sort((a, b) => a - b);
+  const unchanged = moves.length === 0 && sameList(ownerIds, (stored?.o as number[] | undefined) ?? []);
+  // An owner's write moves the version even when nothing else changes: a write that read this owner before it must fail.
+  if (unchanged && !o.change) return { moves, items: [], unchanged };
+
+  const version = stored ? Number(stored.v) : 0;
+  const condition = stored
+    ? { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':v': version } }
+    : { ConditionExpression: 'attribute_not_exists(PK)' };
+  // Kept while the series is (its version must only grow), deleted with it.
+  const item: TransactItem = ownerIds.length === 0 && after.size === 0 && stored && !series
+    ? { Delete: { TableName: table(), Key: seriesLinksKey(seriesId), ...condition } }
+    : { Put: { TableName: table(), Item: { ...seriesLinksKey(seriesId), v: version + 1, o: ownerIds, g: [...after].sort() }, ...condition } };
+  const items = [item];
+  const cond = o.seriesCond ?? (series ? { attr: 'v', op: '=', value: Number(series.v) } as Cond : { exists: false } as Cond);
+  if (cond !== 'written') items.push(conditionCheck(postKey(seriesId), cond));
+  return { moves, items, unchanged };
+}
+
+const sameList = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+function conditionCheck(key: Key, cond: Cond): TransactItem {
+  if ('exists' in cond) {
+    return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: cond.exists ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)' } };
+  }
+  return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: `#c ${cond.op} :c`, ExpressionAttributeNames: { '#c': cond.attr },
+    ExpressionAttributeValues: { ':c': cond.value } } };
+}
+
+/**
+ * What an occurrence's write from `prev` to `next` adds for its series: nothing unless either is an owner. `created`:
+ * targets the write creates (their first counter value includes what the occurrence counts, see lib/events/links.ts).
+ */
+export async function seriesCountChange(prev: EventItem | null, next: EventItem | null,
+  o: { created?: Set<string>; seriesWritten?: boolean } = {}): Promise<SeriesCountPlan> {
+  const seriesId = next?.series ?? prev?.series;
+  if (seriesId === undefined || !(isOwner(prev) || isOwner(next))) return NONE;
+  const p = await plan(seriesId, { change: { id: (next ?? prev)!.id, next }, created: o.created, ...(o.seriesWritten ? { seriesCond: 'written' } : {}) });
+  return { moves: p.moves, items: p.items };
+}
+
+/** linkTransactItems for a write of any event, with what an occurrence's write moves for its series. */
+export async function eventLinkItems(prev: EventItem | null, next: EventItem | null, reads: ReadSet,
+  o: { seriesWritten?: boolean } = {}): Promise<TransactItem[]> {
+  const series = await seriesCountChange(prev, next, o);
+  return [...await linkTransactItems(prev && eventFacts(prev), next && eventFacts(next), reads, new Set(), series.moves), ...series.items];
+}
+
+/**
+ * Brings what a series counts through its owners up to date after a regeneration: `candidates` are its occurrences as
+ * the regeneration left them; `token` the hold the series record must still carry (a later writer settles instead).
+ * Retried on a conflict with an occurrence's write; a target counted or uncounted meanwhile only needs a fresh plan.
+ */
+export async function settleSeriesCounts(seriesId: number, candidates: number[], token: string | null): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const p = await plan(seriesId, { candidates, seriesCond: token === null ? { exists: false } : { attr: 'busy', op: '=', value: token } });
+    if (p.unchanged) return;
+    const items = [...await linkTransactItems(null, null, new ReadSet(true), new Set(), p.moves), ...p.items];
+    if (!await transact(items)) return;
+    if (attempt >= 8) throw new Error(`the counts of series ${seriesId} kept changing while they were settled`);
+  }
+}
