@@ -22,7 +22,7 @@ import { counterAdd } from './counters.js';
 import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
 import type { EventSource } from './event-sources.js';
 import { durationBucket, fromUtcMs, toUtcMs, type EventsMeta } from './events.js';
-import { authorPartition, countKey, FEATURED_PARTITION, relPartition } from './keys.js';
+import { authorPartition, countKey, FEATURED_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
 import { queryAll, queryEntries } from './records.js';
@@ -93,20 +93,25 @@ export function eventCountItems(prev: LinkFacts | null, next: LinkFacts | null):
   return [...countUpdates(moves), ...spanItems(prev, next)];
 }
 
-function spanOf(e: LinkFacts | null): ReturnType<typeof entryItem> | null {
-  if (!counted(e)) return null;
+/** A long event's span entries: its tier's, and an occurrence's also in its series' own (so a series list reads only its own). */
+function spansOf(e: LinkFacts | null): ReturnType<typeof entryItem>[] {
+  if (!counted(e)) return [];
   const bucket = durationBucket(e.startUtc, e.endUtc);
-  if (bucket <= SHORT_BUCKET) return null;
-  return entryItem(spanPartition(spanTier(bucket)), e);
+  if (bucket <= SHORT_BUCKET) return [];
+  const tier = spanTier(bucket);
+  return [entryItem(spanPartition(tier), e), ...(e.series !== undefined ? [entryItem(seriesSpanPartition(tier, e.series), e)] : [])];
 }
 
 function spanItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
-  const before = spanOf(prev);
-  const after = spanOf(next);
-  const sameKey = before && after && before.PK === after.PK && before.SK === after.SK;
+  const keyOf = (i: Record<string, unknown>) => `${String(i.PK)}|${String(i.SK)}`;
+  const before = new Map(spansOf(prev).map((i) => [keyOf(i), i]));
+  const after = spansOf(next);
+  const kept = new Set(after.map(keyOf));
   const items: TransactItem[] = [];
-  if (before && !sameKey) items.push({ Delete: { TableName: table(), Key: { PK: before.PK, SK: before.SK } } });
-  if (after && !(sameKey && JSON.stringify(before) === JSON.stringify(after))) items.push({ Put: { TableName: table(), Item: after } });
+  for (const [key, b] of before) if (!kept.has(key)) items.push({ Delete: { TableName: table(), Key: { PK: String(b.PK), SK: String(b.SK) } } });
+  for (const a of after) {
+    if (JSON.stringify(before.get(keyOf(a))) !== JSON.stringify(a)) items.push({ Put: { TableName: table(), Item: a } });
+  }
   return items;
 }
 

@@ -6,7 +6,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
 import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
-import { authorPartition, eventYearPartition, FEATURED_PARTITION, relPartition } from './keys.js';
+import { authorPartition, eventYearPartition, FEATURED_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
 import { queryAll, type Item } from './records.js';
 import { seriesPartition } from './series.js';
 
@@ -85,11 +85,21 @@ export const linkSource = (kind: LinkKind, id: number): EventSource => entryPart
 export const authorSource = (author: number): EventSource => entryPartition(authorPartition(author), (e) => e.author === author);
 
 /** The occurrences of one series (contract §13). */
-export const seriesSource = (id: number): EventSource => entryPartition(seriesPartition(id), (e) => e.series === id);
+export const seriesSource = (id: number): EventSource => withSeriesSpans(entryPartition(seriesPartition(id), (e) => e.series === id), id,
+  (e) => e.series === id);
 
 /** The occurrences of one series that have its text (a search that the series' text matches lists these). */
 export const inheritedSource = (id: number): EventSource =>
-  entryPartition(seriesPartition(id), (e) => e.series === id && e.inh === true, 'i');
+  withSeriesSpans(entryPartition(seriesPartition(id), (e) => e.series === id && e.inh === true, 'i'), id, (e) => e.series === id && e.inh === true);
+
+/** A series' long occurrences come from its own span entries, not from the whole calendar's (lib/store/event-counts.ts). */
+function withSeriesSpans(source: EventSource, id: number, holds: (e: EventIndexEntry) => boolean): EventSource {
+  return {
+    ...source,
+    longFrom: async (tier, from, to) => (await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': seriesSpanPartition(tier, id), ':from': from, ':to': `${to}#~` } })).map(entryOfItem).filter(holds),
+  };
+}
 
 /** The featured events (listed ones only: hidden events have no entries). */
 export const featuredSource: EventSource = entryPartition(FEATURED_PARTITION, (e) => e.featured === true);

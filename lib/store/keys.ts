@@ -24,6 +24,8 @@ export const eventStartSortKey = (startUtc: string, id: number) => `${startUtc}#
 
 /** Relationship partition of a record's events (lib/store/README.md "Links"). */
 export const relPartition = (kind: 'venue' | 'organizer' | 'category' | 'tag', id: number): string => `REL#${kind}#${id}`;
+/** The span entries of one series' long occurrences, by tier (lib/store/event-counts.ts). */
+export const seriesSpanPartition = (tier: number, series: number): string => `SS#${tier}#${series}`;
 /** The listed events of one author, sorted by start like a relationship partition. */
 export const authorPartition = (author: number): string => `AUTHOR#${author}`;
 /** The featured events, sorted by start like a relationship partition: `featured=true` lists read only these. */

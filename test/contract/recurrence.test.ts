@@ -391,6 +391,21 @@ describe.each([['indexed occurrence by occurrence', 6], ['found through the seri
     expect((await search({ search: b })).total).toBe(0);
   }, 60_000);
 
+  test('occurrences longer than a day that started before the window and still run are listed and counted', async () => {
+    const a = uniqueWord('sl');
+    const s = await create({ title: `Retreat ${a}`, description: '<p>Three days in the hills</p>', start_date: '2027-10-04 08:00:00',
+      end_date: '2027-10-07 08:00:00', recurrence: [`RRULE:FREQ=DAILY;COUNT=${n}`] });
+    const occ = await occurrences(s.id);
+    const running = async () => (await api('/events', { query: { search: a, ends_after: '2027-10-06 00:00:00', per_page: 3 } })).json;
+    const listed = await running();
+    expect(listed.total).toBe(n); // the first two started before and end after
+    expect(listed.events.map((e: Json) => e.id)).toEqual(occ.slice(0, 3).map((o) => o.id));
+    await api(`/events/${occ[0]!.id}`, { method: 'POST', token, body: { end_date: '2027-10-05 20:00:00' } }); // now ends before
+    expect((await running()).events.map((e: Json) => e.id)).toEqual(occ.slice(1, 4).map((o) => o.id));
+    await api(`/events/${s.id}`, { method: 'DELETE', token, query: { force: true } });
+    expect((await running()).total).toBe(0);
+  }, 60_000);
+
   test('languages, passwords and other filters apply to occurrences found through their series', async () => {
     const [en, de, hidden] = [uniqueWord('le'), uniqueWord('ld'), uniqueWord('lh')];
     const cat = await api('/categories', { method: 'POST', token, body: { name: `Sc ${uniqueWord()}` } });
