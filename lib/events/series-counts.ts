@@ -5,12 +5,14 @@
  * targets their published records link to beyond the series' own counted links are counted once more, for the series,
  * through one item per series (lib/store/README.md "Series counted through occurrences"):
  *
- *   `POST#<series>` / `LINKS#O`: `o` the owners' ids, `g` the targets counted through them ("category#12"), `v`.
+ *   `POST#<series>` / `LINKS#O`: `o` the owners' ids, `n` how many published owners link each target ("category#12": 2),
+ *   `g` the targets counted through them (those of `n` that the series record does not count itself), `v` its version.
  *
- * An occurrence write that makes or unmakes an owner, or changes one, moves those counters in its own transaction,
- * conditioned on that item's version and the series record's, having read every owner strongly consistently. A
- * series write settles them at the end of its regeneration (which may change what owners inherit), from the owners
- * it leaves, before it releases its hold (lib/events/series.ts `finishSeries`), so a dead request's takeover settles too.
+ * An occurrence write that makes, unmakes or changes an owner moves `n` by its own change and the counters of the
+ * targets entering or leaving `g`, in its own transaction, conditioned on the item's version and the series record's
+ * (so concurrent owner writes serialise, and no other owner is read). A series write changes what owners inherit, so
+ * its regeneration settles the item afresh from the owners' records before it releases its hold
+ * (lib/events/series.ts `finishSeries`), and so does a dead request's takeover.
  */
 import { table } from '../store/client.js';
 import { postKey, termKey } from '../store/keys.js';
@@ -52,9 +54,9 @@ export interface SeriesCountPlan {
 const NONE: SeriesCountPlan = { moves: [], items: [] };
 
 interface PlanOptions {
-  /** The occurrence being written and its next record (null: deleted), in place of what is stored. */
-  change?: { id: number; next: EventItem | null };
-  /** More owner candidates than the series' item lists (a regeneration's occurrences). */
+  /** The occurrence being written: its record before and after (null: none), moving the stored owner counts. */
+  change?: { id: number; prev: EventItem | null; next: EventItem | null };
+  /** More owner candidates than the series' item lists (the owners a regeneration left). */
   candidates?: number[];
   /** Targets created by this same write: they exist, and their first counter value is set by their creator. */
   created?: Set<string>;
@@ -62,27 +64,51 @@ interface PlanOptions {
   seriesCond?: Cond | 'written';
 }
 
-/** The counter moves that bring what the series counts through its owners to what they and the series now say. */
+/** The targets an owner counts towards: its links, while it is published. */
+function ownerTargets(e: EventItem | null): { kind: LinkKind; id: number }[] {
+  if (!isOwner(e)) return [];
+  const facts = eventFacts(e);
+  return facts.status === 'publish' ? linkTargets(facts) : [];
+}
+
+/**
+ * The counter moves that bring what the series counts through its owners to what they and the series now say. An
+ * occurrence's write moves the item's per-target owner counts (`n`) by its own change; a settling counts them afresh from
+ * the owners' records.
+ */
 async function plan(seriesId: number, o: PlanOptions): Promise<SeriesCountPlan & { unchanged: boolean }> {
   const both = await batchGet([seriesLinksKey(seriesId), postKey(seriesId)], undefined, true);
   const stored = both.find((i) => i.SK === seriesLinksKey(seriesId).SK) ?? null;
   const series = both.find((i) => i.SK === postKey(seriesId).SK) ?? null;
-  const ids = new Set([...((stored?.o as number[] | undefined) ?? []), ...(o.candidates ?? [])]);
-  if (o.change) ids.delete(o.change.id);
-  // Read after the item: an owner written since makes the item's version condition fail, and the plan is made again.
-  const owners = (await batchGet([...ids].map(postKey), undefined, true))
-    .filter((r): r is Item & EventItem => isEvent(r) && r.series === seriesId && isOwner(r));
-  if (o.change && isOwner(o.change.next)) owners.push(o.change.next);
+  const storedOwners = (stored?.o as number[] | undefined) ?? [];
+  const storedCounts = (stored?.n as Record<string, number> | undefined) ?? {};
+  const counts = new Map<string, number>();
+  const ownerIds = new Set<number>();
+  const count = (e: EventItem | null, by: number) => {
+    for (const t of ownerTargets(e)) counts.set(NAME(t.kind, t.id), (counts.get(NAME(t.kind, t.id)) ?? 0) + by);
+  };
+  if (o.change) {
+    for (const [name, n] of Object.entries(storedCounts)) counts.set(name, n);
+    count(o.change.prev, -1);
+    count(o.change.next, 1);
+    storedOwners.forEach((id) => ownerIds.add(id));
+    if (isOwner(o.change.next)) ownerIds.add(o.change.id);
+    else ownerIds.delete(o.change.id);
+  } else {
+    const ids = new Set([...storedOwners, ...(o.candidates ?? [])]);
+    const owners = (await batchGet([...ids].map(postKey), undefined, true))
+      .filter((r): r is Item & EventItem => isEvent(r) && r.series === seriesId && isOwner(r));
+    for (const owner of owners) {
+      count(owner, 1);
+      ownerIds.add(owner.id);
+    }
+  }
 
   const seriesFacts = isEvent(series) ? eventFacts(series) : null;
   const wanted = new Map<string, { kind: LinkKind; id: number }>();
-  for (const owner of owners) {
-    const facts = eventFacts(owner);
-    if (facts.status !== 'publish') continue;
-    for (const t of linkTargets(facts)) {
-      if (seriesFacts && contribution(t.kind, seriesFacts, t.id) > 0) continue;
-      wanted.set(NAME(t.kind, t.id), t);
-    }
+  for (const [name, n] of counts) {
+    const t = parseName(name);
+    if (n > 0 && !(seriesFacts && contribution(t.kind, seriesFacts, t.id) > 0)) wanted.set(name, t);
   }
   // A target deleted meanwhile is not counted (its unlinking rewrites the owners that link it).
   const targets = [...wanted.values()].filter((t) => !o.created?.has(NAME(t.kind, t.id)));
@@ -96,9 +122,10 @@ async function plan(seriesId: number, o: PlanOptions): Promise<SeriesCountPlan &
     const delta = (after.has(name) ? 1 : 0) - (before.has(name) ? 1 : 0);
     if (delta !== 0) moves.push({ ...parseName(name), delta });
   }
-  const ownerIds = [...new Set(owners.map((e) => e.id))].sort((a, b) => a - b);
-  const unchanged = moves.length === 0 && sameList(ownerIds, (stored?.o as number[] | undefined) ?? []);
-  // An owner's write moves the version even when nothing else changes: a write that read this owner before it must fail.
+  const owners = [...ownerIds].sort((a, b) => a - b);
+  const n = Object.fromEntries([...counts].filter(([, c]) => c > 0).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const unchanged = moves.length === 0 && sameList(owners, storedOwners) && JSON.stringify(n) === JSON.stringify(sorted(storedCounts));
+  // An owner's write moves the version even when nothing else changes: a write planned on the item before it must fail.
   if (unchanged && !o.change) return { moves, items: [], unchanged };
 
   const version = stored ? Number(stored.v) : 0;
@@ -106,15 +133,16 @@ async function plan(seriesId: number, o: PlanOptions): Promise<SeriesCountPlan &
     ? { ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':v': version } }
     : { ConditionExpression: 'attribute_not_exists(PK)' };
   // Kept while the series is (its version must only grow), deleted with it.
-  const item: TransactItem = ownerIds.length === 0 && after.size === 0 && stored && !series
+  const item: TransactItem = owners.length === 0 && after.size === 0 && stored && !series
     ? { Delete: { TableName: table(), Key: seriesLinksKey(seriesId), ...condition } }
-    : { Put: { TableName: table(), Item: { ...seriesLinksKey(seriesId), v: version + 1, o: ownerIds, g: [...after].sort() }, ...condition } };
+    : { Put: { TableName: table(), Item: { ...seriesLinksKey(seriesId), v: version + 1, o: owners, n, g: [...after].sort() }, ...condition } };
   const items = [item];
   const cond = o.seriesCond ?? (series ? { attr: 'v', op: '=', value: Number(series.v) } as Cond : { exists: false } as Cond);
   if (cond !== 'written') items.push(conditionCheck(postKey(seriesId), cond));
   return { moves, items, unchanged };
 }
 
+const sorted = (r: Record<string, number>) => Object.fromEntries(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)));
 const sameList = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 function conditionCheck(key: Key, cond: Cond): TransactItem {
@@ -133,7 +161,7 @@ export async function seriesCountChange(prev: EventItem | null, next: EventItem 
   o: { created?: Set<string>; seriesWritten?: boolean } = {}): Promise<SeriesCountPlan> {
   const seriesId = next?.series ?? prev?.series;
   if (seriesId === undefined || !(isOwner(prev) || isOwner(next))) return NONE;
-  const p = await plan(seriesId, { change: { id: (next ?? prev)!.id, next }, created: o.created, ...(o.seriesWritten ? { seriesCond: 'written' } : {}) });
+  const p = await plan(seriesId, { change: { id: (next ?? prev)!.id, prev, next }, created: o.created, ...(o.seriesWritten ? { seriesCond: 'written' } : {}) });
   return { moves: p.moves, items: p.items };
 }
 

@@ -26,7 +26,7 @@ import { utcWallOf } from '../time/wall.js';
 import { eventFacts, indexKeys, isEvent, isSeries, type EventItem } from './record.js';
 import { expand, parseRecurrenceParam, recurrenceLines, storedLines } from './recurrence.js';
 import { planWords, textTerms, type WordPlan } from './words.js';
-import { settleSeriesCounts } from './series-counts.js';
+import { isOwner, settleSeriesCounts } from './series-counts.js';
 import { MAX_TERMS } from '../store/words.js';
 
 // ------------------------------------------------------------------------------------------------ what an occurrence is
@@ -301,7 +301,8 @@ type Adopt = () => Promise<EventItem[]>;
 interface Regenerated {
   through: Wall;
   open: boolean;
-  occurrences: number[];
+  /** The occurrences it left that set their own status or links (lib/events/series-counts.ts). */
+  owners: number[];
 }
 
 async function regenerateOnce(seriesId: number, ids: IdPool, adopt: Adopt): Promise<Regenerated | null> {
@@ -325,7 +326,7 @@ async function regenerateOnce(seriesId: number, ids: IdPool, adopt: Adopt): Prom
   for (const left of byKey.values()) changes.push(changeOf(left, null));
   await noteYears(next);
   await commitChanges(await Promise.all(changes));
-  return plan ? { through: plan.through, open: plan.open, occurrences: next.map((o) => o.id) } : null;
+  return plan ? { through: plan.through, open: plan.open, owners: next.filter(isOwner).map((o) => o.id) } : null;
 }
 
 // ------------------------------------------------------------------------------------------------ a series write
@@ -354,7 +355,7 @@ export async function finishSeries(id: number, h: Hold, ids = new IdPool(), adop
   const record = await getPost(id, true);
   // What the series counts through its occurrences' own links (unless a later writer holds it now: it settles them).
   if (!isEvent(record)) await settleSeriesCounts(id, [], null);
-  else if (record.busy === h.token) await settleSeriesCounts(id, done?.occurrences ?? [], h.token);
+  else if (record.busy === h.token) await settleSeriesCounts(id, done?.owners ?? [], h.token);
   const release: TransactItem[] = [clearBusy(id, h.value)];
   if (isEvent(record) && record.busy === h.token) {
     release.unshift({ Update: { TableName: table(), Key: postKey(id), UpdateExpression: 'REMOVE busy', ConditionExpression: 'busy = :t',
