@@ -15,10 +15,10 @@
  * (lib/events/series.ts `finishSeries`), and so does a dead request's takeover.
  */
 import { table } from '../store/client.js';
-import { postKey, termKey } from '../store/keys.js';
+import { postKey } from '../store/keys.js';
 import { transact } from '../store/kit.js';
-import { contribution, linkTargets, linkTransactItems, type ExtraMove, type LinkKind } from '../store/links.js';
-import type { Cond } from '../store/nonempty.js';
+import { contribution, linkTargets, linkTransactItems, targetKey, type ExtraMove, type LinkKind } from '../store/links.js';
+import { renderConds, type Cond } from '../store/nonempty.js';
 import { ReadSet } from '../store/reads.js';
 import { batchGet, type Item } from '../store/records.js';
 import type { Key, TransactItem } from '../store/types.js';
@@ -38,7 +38,6 @@ export function isOwner(e: EventItem | null): e is EventItem {
   return own.includes('status') ? e.status === 'publish' : own.some((f) => LINK_FIELDS.includes(f));
 }
 
-const targetKeyOf = (kind: LinkKind, id: number): Key => (kind === 'category' || kind === 'tag' ? termKey(id) : postKey(id));
 const NAME = (kind: LinkKind, id: number) => `${kind}#${id}`;
 function parseName(name: string): { kind: LinkKind; id: number } {
   const [kind, id] = name.split('#') as [LinkKind, string];
@@ -112,8 +111,8 @@ async function plan(seriesId: number, o: PlanOptions): Promise<SeriesCountPlan &
   }
   // A target deleted meanwhile is not counted (its unlinking rewrites the owners that link it).
   const targets = [...wanted.values()].filter((t) => !o.created?.has(NAME(t.kind, t.id)));
-  const found = new Set((await batchGet(targets.map((t) => targetKeyOf(t.kind, t.id)), ['v'], true)).map((i) => String(i.PK)));
-  for (const t of targets) if (!found.has(targetKeyOf(t.kind, t.id).PK)) wanted.delete(NAME(t.kind, t.id));
+  const found = new Set((await batchGet(targets.map((t) => targetKey(t.kind, t.id)), ['v'], true)).map((i) => String(i.PK)));
+  for (const t of targets) if (!found.has(targetKey(t.kind, t.id).PK)) wanted.delete(NAME(t.kind, t.id));
 
   const before = new Set((stored?.g as string[] | undefined) ?? []);
   const after = new Set(wanted.keys());
@@ -146,11 +145,9 @@ const sorted = (r: Record<string, number>) => Object.fromEntries(Object.entries(
 const sameList = (a: number[], b: number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
 
 function conditionCheck(key: Key, cond: Cond): TransactItem {
-  if ('exists' in cond) {
-    return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: cond.exists ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)' } };
-  }
-  return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: `#c ${cond.op} :c`, ExpressionAttributeNames: { '#c': cond.attr },
-    ExpressionAttributeValues: { ':c': cond.value } } };
+  const { expression, names, values } = renderConds([cond], 's');
+  return { ConditionCheck: { TableName: table(), Key: key, ConditionExpression: expression,
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names, ExpressionAttributeValues: values } : {}) } };
 }
 
 /**
