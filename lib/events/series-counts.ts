@@ -17,7 +17,7 @@
 import { table } from '../store/client.js';
 import { postKey } from '../store/keys.js';
 import { transact } from '../store/kit.js';
-import { contribution, linkTargets, linkTransactItems, targetKey, type ExtraMove, type LinkKind } from '../store/links.js';
+import { contribution, linkTargets, linkTransactItems, targetId, targetKey, type ExtraMove, type LinkKind } from '../store/links.js';
 import { renderConds, type Cond } from '../store/nonempty.js';
 import { ReadSet } from '../store/reads.js';
 import { batchGet, type Item } from '../store/records.js';
@@ -38,7 +38,6 @@ export function isOwner(e: EventItem | null): e is EventItem {
   return own.includes('status') ? e.status === 'publish' : own.some((f) => LINK_FIELDS.includes(f));
 }
 
-const NAME = (kind: LinkKind, id: number) => `${kind}#${id}`;
 function parseName(name: string): { kind: LinkKind; id: number } {
   const [kind, id] = name.split('#') as [LinkKind, string];
   return { kind, id: Number(id) };
@@ -84,7 +83,7 @@ async function plan(seriesId: number, o: PlanOptions): Promise<SeriesCountPlan &
   const counts = new Map<string, number>();
   const ownerIds = new Set<number>();
   const count = (e: EventItem | null, by: number) => {
-    for (const t of ownerTargets(e)) counts.set(NAME(t.kind, t.id), (counts.get(NAME(t.kind, t.id)) ?? 0) + by);
+    for (const t of ownerTargets(e)) counts.set(targetId(t), (counts.get(targetId(t)) ?? 0) + by);
   };
   if (o.change) {
     for (const [name, n] of Object.entries(storedCounts)) counts.set(name, n);
@@ -110,9 +109,9 @@ async function plan(seriesId: number, o: PlanOptions): Promise<SeriesCountPlan &
     if (n > 0 && !(seriesFacts && contribution(t.kind, seriesFacts, t.id) > 0)) wanted.set(name, t);
   }
   // A target deleted meanwhile is not counted (its unlinking rewrites the owners that link it).
-  const targets = [...wanted.values()].filter((t) => !o.created?.has(NAME(t.kind, t.id)));
+  const targets = [...wanted.values()].filter((t) => !o.created?.has(targetId(t)));
   const found = new Set((await batchGet(targets.map((t) => targetKey(t.kind, t.id)), ['v'], true)).map((i) => String(i.PK)));
-  for (const t of targets) if (!found.has(targetKey(t.kind, t.id).PK)) wanted.delete(NAME(t.kind, t.id));
+  for (const t of targets) if (!found.has(targetKey(t.kind, t.id).PK)) wanted.delete(targetId(t));
 
   const before = new Set((stored?.g as string[] | undefined) ?? []);
   const after = new Set(wanted.keys());
@@ -170,8 +169,8 @@ export async function eventLinkItems(prev: EventItem | null, next: EventItem | n
 }
 
 /**
- * Brings what a series counts through its owners up to date after a regeneration: `candidates` are its occurrences as
- * the regeneration left them; `token` the hold the series record must still carry (a later writer settles instead).
+ * Brings what a series counts through its owners up to date after a regeneration: `candidates` are the owners the
+ * regeneration left (the item's listed owners are read too); `token` the hold the series record must still carry (a later writer settles instead).
  * Retried on a conflict with an occurrence's write; a target counted or uncounted meanwhile only needs a fresh plan.
  */
 export async function settleSeriesCounts(seriesId: number, candidates: number[], token: string | null): Promise<void> {

@@ -47,7 +47,8 @@ export function contribution(kind: LinkKind, e: LinkFacts | null, targetId: numb
 
 export const counterAttribute = (kind: LinkKind): 'cnt' | 'linked' => (kind === 'category' || kind === 'tag' ? 'cnt' : 'linked');
 export const targetKey = (kind: LinkKind, id: number) => (kind === 'category' || kind === 'tag' ? termKey(id) : postKey(id));
-const targetId = (t: { kind: LinkKind; id: number }) => `${t.kind}#${t.id}`;
+/** A target's name in counter plans and series counts: `category#12`. */
+export const targetId = (t: { kind: LinkKind; id: number }) => `${t.kind}#${t.id}`;
 
 
 /** Whether an event is in the featured index: featured and listed (hidden events are in no list). */
