@@ -28,6 +28,8 @@ export interface CalendarConfig {
   /** Existing OIDC issuer and audience (contexts `jwtIssuer`, `jwtAudience`); required when createUserPool is false. */
   jwtIssuer: string | null;
   jwtAudience: string | null;
+  /** How long anonymous reads may be cached by browsers and shared caches, seconds (context `cacheSeconds`, default 0). */
+  cacheSeconds: number;
   /** CloudWatch Logs retention for function and access logs, days (context `logRetentionDays`). */
   logRetentionDays: number;
   /**
@@ -51,6 +53,7 @@ export const DEFAULTS = {
   jwtIssuer: '',
   jwtAudience: '',
   logRetentionDays: 30,
+  cacheSeconds: 0,
 } as const;
 
 /** The values CloudWatch Logs accepts for a retention period. */
@@ -173,6 +176,8 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     throw new ConfigError(`Context "logRetentionDays" must be one of ${RETENTION_DAYS.join(', ')}, not ${logRetentionDays}.`);
   }
 
+  const cacheSeconds = int(raw, 'cacheSeconds', DEFAULTS.cacheSeconds, 0, 31_536_000);
+
   return {
     stackName,
     stageName,
@@ -185,6 +190,7 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     jwtIssuer,
     jwtAudience,
     logRetentionDays,
+    cacheSeconds,
     samLocal: bool(raw, 'samLocal', false),
   };
 }

@@ -196,6 +196,7 @@ export class CalendarStack extends Stack {
       CALENDAR_TIMEZONE: config.siteTimezone,
       CALENDAR_JWT_ISSUER: issuer,
       CALENDAR_JWT_AUDIENCE: audience,
+      CALENDAR_CACHE_SECONDS: String(config.cacheSeconds),
       NODE_OPTIONS: '--enable-source-maps',
       ...(config.siteUrl ? { CALENDAR_SITE_URL: config.siteUrl } : {}),
       // Declared only in a `samLocal` synth, so that sam local's --env-vars file can set them (SAM only overrides

@@ -10,6 +10,8 @@ export interface Config {
   siteUrl: string | null;
   /** How many days ahead recurring series' occurrences are written (contract §13). */
   recurrenceHorizonDays: number;
+  /** How long anonymous reads may be cached, seconds (contract §15). */
+  cacheSeconds: number;
   jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
 }
 
@@ -19,7 +21,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tableName: env.CALENDAR_TABLE_NAME || DEFAULT_TABLE_NAME,
     siteTimezone: env.CALENDAR_TIMEZONE || 'UTC',
     siteUrl: env.CALENDAR_SITE_URL ? env.CALENDAR_SITE_URL.replace(/\/+$/, '') : null,
-    recurrenceHorizonDays: horizonDays(env.CALENDAR_RECURRENCE_HORIZON_DAYS),
+    recurrenceHorizonDays: wholeNumber(env.CALENDAR_RECURRENCE_HORIZON_DAYS, 1, 3660, 730),
+    cacheSeconds: wholeNumber(env.CALENDAR_CACHE_SECONDS, 0, 31_536_000, 0),
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.
@@ -31,10 +34,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-/** CALENDAR_RECURRENCE_HORIZON_DAYS: whole days from 1 to 3,660; default 730. */
-function horizonDays(raw: string | undefined): number {
+/** A whole number from min to max, else the default. */
+function wholeNumber(raw: string | undefined, min: number, max: number, fallback: number): number {
   const n = Number(raw);
-  return raw && Number.isInteger(n) && n >= 1 && n <= 3660 ? n : 730;
+  return raw && Number.isInteger(n) && n >= min && n <= max ? n : fallback;
 }
 
 let cached: Config | null = null;

@@ -11,6 +11,16 @@ const hashOf = (text: string): string => createHash('sha256').update(text).diges
 
 export const recordTag = (version: number, body: string): string => `"${version}-${hashOf(body)}"`;
 
+/** The tag of any other body (lists, feeds, root, doc): its hash. */
+export const bodyTag = (body: string): string => `"${hashOf(body)}"`;
+
+/** Whether an If-None-Match header names `*` or the tag (weak comparison: a `W/` prefix is ignored, RFC 9110 §13.1.2). */
+export function noneMatch(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  const bare = (t: string): string => t.trim().replace(/^W\//, '');
+  return header.split(',').map(bare).some((t) => t === '*' || t === bare(tag));
+}
+
 /** A JSON response for one record, with its ETag. */
 export function recordJson(status: number, body: unknown, version: number, headers: Record<string, string> = {}): HttpResult {
   const result = json(status, body, headers);

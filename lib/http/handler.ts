@@ -15,6 +15,7 @@ import { newMeter, runInScope } from '../store/scope.js';
 import type { RequestContext } from './context.js';
 import { CORS } from './cors.js';
 import { authentication } from './middleware/authentication.js';
+import { conditional } from './middleware/conditional.js';
 import { authorization } from './middleware/authorization.js';
 import { body } from './middleware/body.js';
 import { errorResponse, errors, OutOfTime } from './middleware/errors.js';
@@ -54,6 +55,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
     },
   })
     .use(responseHeaders())
+    .use(conditional())
     .use(httpCors({ origin: CORS.allowOrigin, exposeHeaders: CORS.exposeHeaders.join(', ') }))
     .use(errors())
     .use(httpHeaderNormalizer({ canonical: false }))

@@ -74,8 +74,9 @@ const INFO = deepFreeze({
     'a method a path does not support is 405 rest_no_route with an Allow header listing the methods it does (each path',
     'says which). OPTIONS answers the CORS preflight of every path. Every',
     'response carries X-Content-Type-Options: nosniff and Content-Language, and any origin may read it (CORS).',
-    'Lists send X-TEC-Total, X-TEC-TotalPages and a Link header; single-record GETs and writes send an ETag that',
-    'writes may check with If-Match.',
+    'Lists send X-TEC-Total, X-TEC-TotalPages and a Link header. Every GET sends a strong ETag (If-None-Match with it',
+    'answers 304); a single record\'s tag is what writes check with If-Match. Reads without credentials carry',
+    'Cache-Control: public, max-age=N (the deployment\'s setting, default 0); reads with credentials and writes are private, no-store.',
   ].join('\n'),
   contact: { name: 'Calendar Events API maintainers' },
   license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
@@ -219,9 +220,14 @@ const COMMON_HEADERS: Json = {
   'X-Content-Type-Options': headerRef('X-Content-Type-Options'),
 };
 
-/** Whether a successful response carries the record's ETag: single records, except after a permanent delete. */
+/** Whether a successful response carries an ETag: every GET; of writes, single records except after a permanent delete. */
 const sendsETag = (route: RouteSpec, op: OperationSpec): boolean =>
-  route.group !== 'root' && !isList(op) && (op.method !== 'DELETE' || TRASHABLE.has(route.group));
+  op.method === 'GET' || (route.group !== 'root' && !isList(op) && (op.method !== 'DELETE' || TRASHABLE.has(route.group)));
+
+/** Caching headers of a successful response (contract §15). */
+const cacheHeaders = (op: OperationSpec): Json => (op.method === 'GET'
+  ? { 'Cache-Control': headerRef('Cache-Control'), Vary: headerRef('Vary') }
+  : { 'Cache-Control': headerRef('Cache-Control') });
 
 function successResponse(route: RouteSpec, op: OperationSpec): Json {
   const name = responseSchemaName(op.response);
@@ -243,7 +249,7 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   }
   if (sendsETag(route, op)) headers.ETag = headerRef('ETag');
   if (op.success === 201) headers.Location = headerRef('Location');
-  Object.assign(headers, COMMON_HEADERS);
+  Object.assign(headers, cacheHeaders(op), COMMON_HEADERS);
   return { description, headers, content: { 'application/json': { schema: ref(name) } } };
 }
 
@@ -311,6 +317,10 @@ const SHARED_RESPONSES: Record<string, Json> = {
     headers: COMMON_HEADERS,
     content: { 'application/json': { schema: ref('Error') } },
   },
+  NotModified: {
+    description: 'Not modified: If-None-Match names the current ETag (or *); no body',
+    headers: { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control'), Vary: headerRef('Vary'), ...COMMON_HEADERS },
+  },
   Unavailable: {
     description: 'The database is busy or unreachable, or the request ran out of time (rest_unavailable); retry after ' +
       'Retry-After seconds. On a write, data.outcome "unknown" means it may or may not have been stored',
@@ -363,8 +373,13 @@ function operation(route: RouteSpec, op: OperationSpec, operationId: string, bod
     parameters.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' },
       description: 'the ETag of the record as last read (or *); the write is refused with 412 if the record changed since' });
   }
+  if (op.method === 'GET') {
+    parameters.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },
+      description: 'ETags of responses already held (or *): the answer is 304 without a body while one is current' });
+  }
   const body = op.params.filter((p) => p.in === 'body');
   const responses: Json = { [String(op.success)]: successResponse(route, op) };
+  if (op.method === 'GET') responses['304'] = responseRef('NotModified');
   if (op.alsoCreates) {
     const created = successResponse(route, { ...op, success: 201 });
     responses['201'] = { ...created, description: `Created: ${op.alsoCreates}` };

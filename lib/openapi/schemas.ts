@@ -171,8 +171,13 @@ export const COMPONENT_HEADERS = {
   'X-TEC-TotalPages': { description: 'number of pages', schema: { type: 'integer', minimum: 0 } },
   Link: { description: 'RFC 8288 links to the next and previous pages (rel="next", rel="prev"); absent when there is a single page',
     schema: { type: 'string' } },
-  ETag: { description: 'the record\'s version tag, "<version>-<hash>"; send it as If-Match on a write to refuse overwriting a newer '
-    + 'change. Absent when the record no longer exists (a permanent delete with force=true)', schema: { type: 'string' } },
+  ETag: { description: 'a strong tag that changes whenever the body would: a single record\'s is "<version>-<hash>" (send it as If-Match '
+    + 'on a write to refuse overwriting a newer change; absent when the record no longer exists, after a permanent delete with '
+    + 'force=true), any other body\'s "<hash>". Send it as If-None-Match on a GET to get 304 while it is current',
+  schema: { type: 'string' } },
+  'Cache-Control': { description: 'public, max-age=<seconds the deployment allows> on reads without credentials; private, no-store on '
+    + 'reads with credentials and on every write', schema: { type: 'string' } },
+  Vary: { description: 'Authorization, Accept-Encoding: reads differ by caller', schema: { type: 'string' } },
   Location: { description: 'absolute API URL of the created record', schema: { type: 'string', format: 'uri' } },
   'Content-Language': { description: 'the language of the response (translation_language, else the path prefix, else en)',
     schema: { type: 'string', enum: [...LANGUAGES] } },

@@ -23,6 +23,7 @@ describe('readConfig()', () => {
       jwtIssuer: null,
       jwtAudience: null,
       logRetentionDays: 30,
+      cacheSeconds: 0,
       samLocal: false,
     });
     expect(readConfig(CDK_JSON.context)).toEqual(readConfig({}));
@@ -42,6 +43,7 @@ describe('readConfig()', () => {
       jwtIssuer: 'https://issuer.example.org',
       jwtAudience: 'client-1',
       logRetentionDays: '90',
+      cacheSeconds: '600',
       samLocal: 'true',
     });
     expect(c).toMatchObject({
@@ -56,6 +58,7 @@ describe('readConfig()', () => {
       jwtIssuer: 'https://issuer.example.org',
       jwtAudience: 'client-1',
       logRetentionDays: 90,
+      cacheSeconds: 600,
       samLocal: true,
     });
   });
@@ -70,6 +73,7 @@ describe('readConfig()', () => {
     [{ jwtIssuer: 'https://issuer.example.org', jwtAudience: 'x' }, /createUserPool=false/],
     [{ createUserPool: false, jwtIssuer: 'http://issuer.example.org', jwtAudience: 'x' }, /https/],
     [{ logRetentionDays: 31 }, /logRetentionDays/],
+    [{ cacheSeconds: -1 }, /cacheSeconds/],
     [{ stageName: 'has space' }, /stageName/],
     [{ stackName: '1stack' }, /stackName/],
   ])('rejects %j', (context, message) => {

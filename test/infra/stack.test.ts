@@ -113,6 +113,7 @@ describe('functions', () => {
         CALENDAR_TIMEZONE: 'UTC',
         CALENDAR_JWT_ISSUER: { 'Fn::GetAtt': [pool, 'ProviderURL'] },
         CALENDAR_JWT_AUDIENCE: { Ref: client },
+        CALENDAR_CACHE_SECONDS: '0',
         NODE_OPTIONS: '--enable-source-maps',
       });
       // The root function knows the other functions, to hand them the requests that reach it (lib/aws/forward.ts).
@@ -315,7 +316,7 @@ describe('outputs', () => {
 });
 
 describe('configuration by context', () => {
-  test('throttling, time zone, site URL, named stage, stack name', () => {
+  test('throttling, time zone, site URL, named stage, stack name, cache lifetime', () => {
     const s = synth({
       throttlingRateLimit: '7',
       throttlingBurstLimit: '9',
@@ -324,6 +325,7 @@ describe('configuration by context', () => {
       stageName: 'prod',
       stackName: 'CalendarStaging',
       logRetentionDays: '90',
+      cacheSeconds: '120',
     });
     expect(s.stack.stackName).toBe('CalendarStaging');
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -331,7 +333,8 @@ describe('configuration by context', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 },
     });
     s.template.hasResourceProperties('AWS::Lambda::Function', {
-      Environment: { Variables: Match.objectLike({ CALENDAR_TIMEZONE: 'Europe/Lisbon', CALENDAR_SITE_URL: 'https://calendar.example.org' }) },
+      Environment: { Variables: Match.objectLike({ CALENDAR_TIMEZONE: 'Europe/Lisbon', CALENDAR_SITE_URL: 'https://calendar.example.org',
+        CALENDAR_CACHE_SECONDS: '120' }) },
     });
     s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
     expect(JSON.stringify(s.json.Outputs!.ApiUrl!.Value)).toContain('/prod/calendar/events/v1');

@@ -182,12 +182,17 @@ describe('OpenAPI document', () => {
       expect(success.description).toEqual(expect.any(String));
       for (const [status, response] of Object.entries<Json>(responses)) {
         if (Number(status) === op.success || (op.alsoCreates && status === '201')) continue;
+        if (status === '304') {
+          expect([op.id, response]).toEqual([op.id, { $ref: '#/components/responses/NotModified' }]);
+          continue;
+        }
         const error = response.$ref ? resolve(doc, response.$ref)! : response;
         expect(error.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
         expect(error.description.length).toBeGreaterThan(10);
       }
       const statuses = Object.keys(responses).map(Number);
-      expect(statuses.every((s) => s === op.success || (op.alsoCreates && s === 201) || s >= 400)).toBe(true);
+      expect(statuses.every((s) => s === op.success || (op.alsoCreates && s === 201) || (s === 304 && op.method === 'GET') || s >= 400))
+        .toBe(true);
     }
     expect(doc.paths['/events/{id}'].delete.responses['410'].description).toMatch(/trash/);
     expect(doc.paths['/events/{id}'].post.responses['412'].description).toMatch(/ETag/);
@@ -199,12 +204,13 @@ describe('OpenAPI document', () => {
     expect(resolve(doc, doc.paths['/events'].post.responses['415'].$ref)!.description).toMatch(/rest_unsupported_media_type/);
   });
 
-  it('lists exactly the statuses each operation can answer (no 304 yet; 405 belongs to paths)', () => {
+  it('lists exactly the statuses each operation can answer (304 on every GET; 405 belongs to paths)', () => {
     /** Spelled out from the handlers and the pipeline (lib/http/middleware, lib/*\/operations.ts), not from the generator. */
     const expected = (route: RouteSpec, op: OperationSpec): number[] => {
       const trashable = ['events', 'venues', 'organizers'].includes(route.group);
       const terms = ['categories', 'tags'].includes(route.group);
       const pipeline = [400, 401, 500, 503]; // parameters, a refused Authorization header, failures, the store or the clock
+      const conditional = op.method === 'GET' ? [304] : []; // If-None-Match (lib/http/middleware/conditional.ts)
       const body = [413, 415]; // any method with a body, DELETE included
       const verb = op.id.startsWith('appPasswords.') ? `password-${op.id.split('.')[1]}`
         : route.group === 'root' ? 'root' : op.id.split('.')[1]!.replace(/BySlug$/, '');
@@ -220,7 +226,7 @@ describe('OpenAPI document', () => {
         update: [403, 404, 412, ...body],
         delete: [403, 404, 412, ...(trashable ? [410] : []), ...body],
       };
-      return [...new Set([op.success, ...(op.alsoCreates ? [201] : []), ...pipeline, ...own[verb]!])].sort((a, b) => a - b);
+      return [...new Set([op.success, ...(op.alsoCreates ? [201] : []), ...conditional, ...pipeline, ...own[verb]!])].sort((a, b) => a - b);
     };
     const table = allOperations().map(({ route, op }) =>
       [`${op.method} ${route.path}`, Object.keys(docOp(route, op).responses).map(Number).sort((a, b) => a - b)]);
@@ -229,7 +235,7 @@ describe('OpenAPI document', () => {
       allOperations().filter(({ route, op }) => docOp(route, op).responses[String(status)]).map(({ route, op }) => `${op.method} ${route.path}`);
     expect(answering(410)).toEqual(['DELETE /events/{id}', 'DELETE /events/by-slug/{slug}', 'DELETE /venues/{id}',
       'DELETE /venues/by-slug/{slug}', 'DELETE /organizers/{id}', 'DELETE /organizers/by-slug/{slug}']);
-    expect(answering(304)).toEqual([]);
+    expect(answering(304)).toEqual(allOperations().filter(({ op }) => op.method === 'GET').map(({ route, op }) => `${op.method} ${route.path}`));
     expect(answering(405)).toEqual([]);
     expect(answering(415)).toEqual(allOperations().filter(({ op }) => op.method !== 'GET').map(({ route, op }) => `${op.method} ${route.path}`));
     expect(answering(503).length).toBe(allOperations().length);
@@ -270,7 +276,9 @@ describe('OpenAPI document', () => {
       expect('X-TEC-Total' in headers).toBe(list);
       expect('Link' in headers).toBe(list);
       const record = route.group !== 'root' && !list;
-      expect([op.id, 'ETag' in headers]).toEqual([op.id, record && !(op.method === 'DELETE' && /^(categories|tags)\./.test(op.id))]);
+      const tagged = op.method === 'GET' || (record && !(op.method === 'DELETE' && /^(categories|tags)\./.test(op.id)));
+      expect([op.id, 'ETag' in headers]).toEqual([op.id, tagged]);
+      expect([op.id, 'Cache-Control' in headers, 'Vary' in headers]).toEqual([op.id, true, op.method === 'GET']);
       expect('Location' in headers).toBe(op.success === 201);
       for (const [status, response] of Object.entries<Json>(responses)) {
         const names = headerNames(response);
