@@ -1,6 +1,7 @@
 /**
  * The request pipeline every function runs (contract §3 order), as middy middlewares, one concern each:
- *   routing (404/405/OPTIONS) → authentication (401) → body (413/415/400) → validation (400) → authorization
+ *   routing (404/405/OPTIONS) → authentication (401) → body (413/415/400) → idempotency (400/409/422, or a replayed
+ *   answer) → validation (400) → authorization
  *   (401/403) → the operation; errors, CORS and the common headers on the way out. The Lambda handlers and the local
  *   server (lib/local/server.ts, which invokes the same handlers) run exactly this.
  */
@@ -19,6 +20,7 @@ import { conditional } from './middleware/conditional.js';
 import { authorization } from './middleware/authorization.js';
 import { body } from './middleware/body.js';
 import { errorResponse, errors, OutOfTime } from './middleware/errors.js';
+import { idempotency } from './middleware/idempotency.js';
 import { responseHeaders } from './middleware/headers.js';
 import { routing, type Forward } from './middleware/routing.js';
 import { stateOf } from './middleware/state.js';
@@ -62,6 +64,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
     .use(routing(group, routeMatcher(routes), options.forward))
     .use(authentication())
     .use(body())
+    .use(idempotency())
     .use(validation(store))
     .use(authorization())
     .handler((event) => {

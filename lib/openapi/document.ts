@@ -9,7 +9,7 @@
  * and shared by every document; only the small top-level object and its `servers` are built per call.
  */
 import { allowedMethods } from '../routes/match.js';
-import { LANGUAGES, ROUTES, type Capability, type Group, type OperationSpec, type ParamSpec, type RouteSpec } from '../routes/index.js';
+import { LANGUAGES, ROUTES, takesIdempotencyKey, type Capability, type Group, type OperationSpec, type ParamSpec, type RouteSpec } from '../routes/index.js';
 import { COMPONENT_HEADERS, COMPONENT_SCHEMAS, ref, responseSchemaName, type OpenApiSchema } from './schemas.js';
 import { deepFreeze } from './freeze.js';
 import { wireSchema } from './inputs.js';
@@ -249,6 +249,7 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   }
   if (sendsETag(route, op)) headers.ETag = headerRef('ETag');
   if (op.success === 201) headers.Location = headerRef('Location');
+  if (op.success === 201 && takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
   Object.assign(headers, cacheHeaders(op), COMMON_HEADERS);
   return { description, headers, content: { 'application/json': { schema: ref(name) } } };
 }
@@ -317,6 +318,17 @@ const SHARED_RESPONSES: Record<string, Json> = {
     headers: COMMON_HEADERS,
     content: { 'application/json': { schema: ref('Error') } },
   },
+  IdempotencyInProgress: {
+    description: 'A request with this Idempotency-Key is still running (rest_idempotency_in_progress); retry after Retry-After seconds '
+      + 'to get its answer',
+    headers: { 'Retry-After': headerRef('Retry-After'), ...COMMON_HEADERS },
+    content: { 'application/json': { schema: ref('Error') } },
+  },
+  IdempotencyKeyReused: {
+    description: 'This Idempotency-Key was sent with a different request within 24 hours (rest_idempotency_key_reused)',
+    headers: COMMON_HEADERS,
+    content: { 'application/json': { schema: ref('Error') } },
+  },
   NotModified: {
     description: 'Not modified: If-None-Match names the current ETag (or *); no body',
     headers: { ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control'), Vary: headerRef('Vary'), ...COMMON_HEADERS },
@@ -343,6 +355,10 @@ export function errorStatuses(route: RouteSpec, op: OperationSpec): number[] {
     statuses.add(413);
     statuses.add(415);
   }
+  if (takesIdempotencyKey(op)) {
+    statuses.add(409);
+    statuses.add(422);
+  }
   statuses.add(500);
   statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
@@ -354,6 +370,10 @@ function errorResponse(status: number, route: RouteSpec, op: OperationSpec): Jso
       return responseRef(op.capability === 'public' ? 'InvalidCredentials' : 'CredentialsRequired');
     case 415:
       return responseRef('UnsupportedMediaType');
+    case 409:
+      return responseRef('IdempotencyInProgress');
+    case 422:
+      return responseRef('IdempotencyKeyReused');
     case 500:
       return responseRef('InternalError');
     case 503:
@@ -372,6 +392,13 @@ function operation(route: RouteSpec, op: OperationSpec, operationId: string, bod
   if (op.errors.includes(412)) {
     parameters.push({ name: 'If-Match', in: 'header', required: false, schema: { type: 'string' },
       description: 'the ETag of the record as last read (or *); the write is refused with 412 if the record changed since' });
+  }
+  if (takesIdempotencyKey(op)) {
+    parameters.push({ name: 'Idempotency-Key', in: 'header', required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+      description: `a key of your choosing (1–255 visible ASCII characters) that makes retrying safe: a repeat of the same request by the same `
+        + `user within 24 hours gets the first answer again (Idempotent-Replayed: true) and creates nothing more${op.alsoCreates
+          ? '; taken only with scope=following' : ''}` });
   }
   if (op.method === 'GET') {
     parameters.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' },

@@ -177,6 +177,8 @@ export const COMPONENT_HEADERS = {
   schema: { type: 'string' } },
   'Cache-Control': { description: 'public, max-age=<seconds the deployment allows> on reads without credentials; private, no-store on '
     + 'reads with credentials and on every write', schema: { type: 'string' } },
+  'Idempotent-Replayed': { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] } },
   Vary: { description: 'Authorization, Accept-Encoding: reads differ by caller', schema: { type: 'string' } },
   Location: { description: 'absolute API URL of the created record', schema: { type: 'string', format: 'uri' } },
   'Content-Language': { description: 'the language of the response (translation_language, else the path prefix, else en)',

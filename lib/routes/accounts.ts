@@ -30,7 +30,8 @@ export const accountRoutes: RouteSpec[] = [
       capability: 'signed_in', success: 200, errors: [401], response: 'ApplicationPasswords', params: [translationLanguage] },
     { id: 'appPasswords.create', method: 'POST',
       summary: 'Creates an application password for HTTP Basic authentication; the password is shown only in this answer',
-      capability: 'signed_in', success: 201, errors: [400, 401], response: 'NewApplicationPassword', params: createParams },
+      capability: 'signed_in', success: 201, errors: [400, 401], response: 'NewApplicationPassword', params: createParams,
+      noReplay: 'its answer holds a secret shown only once, which replaying it would mean keeping' },
   ] },
   { path: '/application-passwords/{uuid}', group: 'root', operations: [
     { id: 'appPasswords.delete', method: 'DELETE', summary: 'Revokes one of the caller\'s application passwords',

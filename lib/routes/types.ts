@@ -115,7 +115,12 @@ export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam
   errors: number[];
   /** Component schema name of the success body, e.g. "Event" or "EventList". */
   response: string;
+  /** Why a create does not take Idempotency-Key (contract §17), when it does not. */
+  noReplay?: string;
 }
+
+/** Whether an operation takes Idempotency-Key (contract §17): creates, and updates that may create (with scope=following). */
+export const takesIdempotencyKey = (op: OperationSpec): boolean => (op.success === 201 || op.alsoCreates !== undefined) && !op.noReplay;
 
 export interface RouteSpec {
   /** Path relative to the API root with {id} (digits) and {slug} captures; "/" is the namespace index. */

@@ -211,6 +211,8 @@ describe('OpenAPI document', () => {
       const terms = ['categories', 'tags'].includes(route.group);
       const pipeline = [400, 401, 500, 503]; // parameters, a refused Authorization header, failures, the store or the clock
       const conditional = op.method === 'GET' ? [304] : []; // If-None-Match (lib/http/middleware/conditional.ts)
+      // Idempotency-Key on creates, the application password's excepted (lib/http/middleware/idempotency.ts)
+      const keyed = (op.success === 201 || op.alsoCreates) && op.id !== 'appPasswords.create' ? [409, 422] : [];
       const body = [413, 415]; // any method with a body, DELETE included
       const verb = op.id.startsWith('appPasswords.') ? `password-${op.id.split('.')[1]}`
         : route.group === 'root' ? 'root' : op.id.split('.')[1]!.replace(/BySlug$/, '');
@@ -226,13 +228,20 @@ describe('OpenAPI document', () => {
         update: [403, 404, 412, ...body],
         delete: [403, 404, 412, ...(trashable ? [410] : []), ...body],
       };
-      return [...new Set([op.success, ...(op.alsoCreates ? [201] : []), ...conditional, ...pipeline, ...own[verb]!])].sort((a, b) => a - b);
+      return [...new Set([op.success, ...(op.alsoCreates ? [201] : []), ...conditional, ...keyed, ...pipeline, ...own[verb]!])].sort((a, b) => a - b);
     };
     const table = allOperations().map(({ route, op }) =>
       [`${op.method} ${route.path}`, Object.keys(docOp(route, op).responses).map(Number).sort((a, b) => a - b)]);
     expect(table).toEqual(allOperations().map(({ route, op }) => [`${op.method} ${route.path}`, expected(route, op)]));
     const answering = (status: number): string[] =>
       allOperations().filter(({ route, op }) => docOp(route, op).responses[String(status)]).map(({ route, op }) => `${op.method} ${route.path}`);
+    expect(answering(422)).toEqual(['POST /events', 'POST /events/{id}', 'PUT /events/{id}', 'PATCH /events/{id}', 'POST /events/by-slug/{slug}',
+      'PUT /events/by-slug/{slug}', 'PATCH /events/by-slug/{slug}', 'POST /venues', 'POST /organizers', 'POST /categories', 'POST /tags']);
+    const key = (method: string, path: string) => doc.paths[path][method].parameters.find((p: Json) => p.name === 'Idempotency-Key');
+    expect(key('post', '/events')).toMatchObject({ in: 'header', schema: { maxLength: 255 } });
+    expect(key('patch', '/events/{id}').description).toMatch(/scope=following/);
+    expect(key('post', '/application-passwords')).toBeUndefined();
+    expect(doc.paths['/events'].post.responses['201'].headers['Idempotent-Replayed']).toBeDefined();
     expect(answering(410)).toEqual(['DELETE /events/{id}', 'DELETE /events/by-slug/{slug}', 'DELETE /venues/{id}',
       'DELETE /venues/by-slug/{slug}', 'DELETE /organizers/{id}', 'DELETE /organizers/by-slug/{slug}']);
     expect(answering(304)).toEqual(allOperations().filter(({ op }) => op.method === 'GET').map(({ route, op }) => `${op.method} ${route.path}`));
@@ -284,7 +293,7 @@ describe('OpenAPI document', () => {
         const names = headerNames(response);
         expect([op.id, status, names]).toEqual([op.id, status, expect.arrayContaining(['Content-Language', 'X-Content-Type-Options'])]);
         expect([op.id, status, names.includes('WWW-Authenticate')]).toEqual([op.id, status, status === '401']);
-        expect([op.id, status, names.includes('Retry-After')]).toEqual([op.id, status, status === '503']);
+        expect([op.id, status, names.includes('Retry-After')]).toEqual([op.id, status, status === '503' || status === '409']);
       }
     }
   });

@@ -1,0 +1,138 @@
+/**
+ * Step 3b (contract §17): idempotent creates. A create sent with `Idempotency-Key` takes the key for its caller, runs,
+ * and leaves its answer under the key for 24 hours; a repeat of the same request by the same caller gets that answer
+ * again (with `Idempotent-Replayed: true`) and runs nothing. The same key with another request is 422, a key whose
+ * first request is still running 409 with Retry-After; a request that fails frees its key. Runs after authentication
+ * and the body, before validation. Storage: lib/store/idempotency.ts (Powertools for AWS Lambda's persistence layer).
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import {
+  IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus, IdempotencyValidationError,
+} from '@aws-lambda-powertools/idempotency';
+import type { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { takesIdempotencyKey } from '../../routes/types.js';
+import { idempotencyStore, idempotentRequest, type IdempotentRequest } from '../../store/idempotency.js';
+import { ApiError, invalidParam } from '../errors.js';
+import type { HttpResult } from '../response.js';
+import { stateOf, type Middleware, type PipelineRequest } from './state.js';
+
+const HEADER = 'Idempotency-Key';
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The key a request holds while it runs (set in `before`, settled in `after` or `onError`). */
+const held = new WeakMap<object, IdempotentRequest>();
+
+/** A first answer as stored: its body compressed, so that a large record's answer fits in one item. */
+type StoredAnswer = {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+};
+
+const keyReused = (): ApiError => new ApiError(422, 'rest_idempotency_key_reused',
+  'This Idempotency-Key was used for a different request; send a new key for a new request.');
+
+const inProgress = (): ApiError => new ApiError(409, 'rest_idempotency_in_progress',
+  'A request with this Idempotency-Key is still running; retry after a moment to get its answer.', {}, { 'Retry-After': '1' });
+
+/** What a repeat must equal: method, path with query, Content-Type and the body's bytes. */
+function requestHash(request: PipelineRequest): string {
+  const event = request.event;
+  const body = event.body === undefined || event.body === null ? ''
+    : event.isBase64Encoded ? event.body : Buffer.from(event.body, 'utf8').toString('base64');
+  return createHash('sha256').update(JSON.stringify([event.requestContext.http.method, event.rawPath, event.rawQueryString ?? '',
+    event.headers?.['content-type'] ?? '', body])).digest('base64url');
+}
+
+function replay(stored: StoredAnswer): HttpResult {
+  return {
+    statusCode: stored.statusCode,
+    headers: { ...stored.headers, 'Idempotent-Replayed': 'true' },
+    body: gunzipSync(Buffer.from(stored.body, 'base64')).toString('utf8'),
+  };
+}
+
+async function before(request: PipelineRequest): Promise<HttpResult | undefined> {
+  const state = stateOf(request.event);
+  const operation = state.match!.operation;
+  const key = request.event.headers?.['idempotency-key'];
+  if (key === undefined || !takesIdempotencyKey(operation)) return undefined;
+  // An update takes the key only when it may create (contract §17: "and ?scope=following").
+  if (operation.success !== 201 && String(state.raw.scope ?? '').trim().toLowerCase() !== 'following') return undefined;
+  if (!VALID_KEY.test(key)) throw invalidParam(HEADER, 'must be 1 to 255 visible ASCII characters');
+  // An anonymous create is refused (401) by the authorization step; it takes no key.
+  if (!state.caller) return undefined;
+
+  const data = idempotentRequest(state.caller.sub, key, requestHash(request));
+  const store = idempotencyStore();
+  const remaining = typeof request.context?.getRemainingTimeInMillis === 'function' ? request.context.getRemainingTimeInMillis() : 30_000;
+  try {
+    await store.saveInProgress(data, remaining);
+    held.set(request.event, data);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof IdempotencyItemAlreadyExistsError)) throw error;
+    return answerOf(error.existingRecord ?? await readRecord(data), data);
+  }
+}
+
+/** The record a key is held by, also when it was taken by another request (a payload check failure carries it). */
+async function readRecord(data: IdempotentRequest): Promise<IdempotencyRecord> {
+  try {
+    return await idempotencyStore().getRecord(data);
+  } catch (e) {
+    if (e instanceof IdempotencyValidationError && e.existingRecord) return e.existingRecord;
+    throw e;
+  }
+}
+
+/** A held key: 409 while its first request runs, else its answer (if the request matches) or 422. */
+function answerOf(record: IdempotencyRecord, data: IdempotentRequest): HttpResult {
+  // Expired between the put and the read: the key is as good as running again; the retry takes it.
+  if (record.getStatus() !== IdempotencyRecordStatus.COMPLETED) throw inProgress();
+  try {
+    idempotencyStore().processExistingRecord(record, data);
+  } catch (e) {
+    if (e instanceof IdempotencyValidationError) throw keyReused();
+    throw e;
+  }
+  return replay(record.getResponse() as StoredAnswer);
+}
+
+async function after(request: PipelineRequest): Promise<void> {
+  const data = held.get(request.event);
+  const response = request.response;
+  if (!data || !response) return;
+  held.delete(request.event);
+  const stored: StoredAnswer = {
+    statusCode: response.statusCode,
+    headers: response.headers,
+    body: gzipSync(response.body ?? '').toString('base64'),
+  };
+  try {
+    await idempotencyStore().saveSuccess(data, stored);
+  } catch (error) {
+    // The create has been made; it is answered. Without its stored answer, the key is given up rather than left held.
+    console.error(JSON.stringify({ level: 'error', message: 'could not store the answer of an idempotent create', error: String(error) }));
+    await release(data);
+  }
+}
+
+async function release(data: IdempotentRequest): Promise<void> {
+  try {
+    await idempotencyStore().deleteRecord(data);
+  } catch (error) {
+    // The in-progress mark lapses at the function's time limit anyway.
+    console.error(JSON.stringify({ level: 'error', message: 'could not free an idempotency key', error: String(error) }));
+  }
+}
+
+async function onError(request: PipelineRequest): Promise<void> {
+  const data = held.get(request.event);
+  if (!data) return;
+  held.delete(request.event);
+  await release(data);
+}
+
+export const idempotency = (): Middleware => ({ before, after, onError });
