@@ -1,9 +1,10 @@
 /**
  * Lambda handler for the namespace index (GET {api}), the OpenAPI document (GET {api}/doc) and the caller's
- * application passwords (contract §12).
+ * application passwords (contract §12), and the changes feed (contract §16).
  */
 import { lambdaForwarder } from '../lib/aws/forward.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/accounts/operations.js';
+import { listChanges } from '../lib/changes/feed.js';
 import { createGroupHandler } from '../lib/http/handler.js';
 import { json } from '../lib/http/response.js';
 import { buildNamespaceIndex } from '../lib/openapi/namespace-index.js';
@@ -16,4 +17,5 @@ export const handler = createGroupHandler('root', ROUTES, {
   'appPasswords.list': listAppPasswords,
   'appPasswords.create': createAppPassword,
   'appPasswords.delete': revokeAppPassword,
+  'changes.list': listChanges,
 }, null, { forward: lambdaForwarder() });

@@ -30,6 +30,8 @@ export interface CalendarConfig {
   jwtAudience: string | null;
   /** How long anonymous reads may be cached by browsers and shared caches, seconds (context `cacheSeconds`, default 0). */
   cacheSeconds: number;
+  /** How long the changes feed keeps changes, seconds (context `changesRetentionSeconds`, default 30 days). */
+  changesRetentionSeconds: number;
   /** CloudWatch Logs retention for function and access logs, days (context `logRetentionDays`). */
   logRetentionDays: number;
   /**
@@ -54,6 +56,7 @@ export const DEFAULTS = {
   jwtAudience: '',
   logRetentionDays: 30,
   cacheSeconds: 0,
+  changesRetentionSeconds: 2_592_000,
 } as const;
 
 /** The values CloudWatch Logs accepts for a retention period. */
@@ -177,6 +180,7 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
   }
 
   const cacheSeconds = int(raw, 'cacheSeconds', DEFAULTS.cacheSeconds, 0, 31_536_000);
+  const changesRetentionSeconds = int(raw, 'changesRetentionSeconds', DEFAULTS.changesRetentionSeconds, 3600, 31_536_000);
 
   return {
     stackName,
@@ -191,6 +195,7 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     jwtAudience,
     logRetentionDays,
     cacheSeconds,
+    changesRetentionSeconds,
     samLocal: bool(raw, 'samLocal', false),
   };
 }

@@ -73,6 +73,9 @@ export function tableAccess(group: Group): TableAccess {
 /** The partition-key prefixes of the items `accounts` access may touch (lib/store/app-passwords.ts). */
 export const ACCOUNT_KEY_PREFIXES = ['APPPW#', 'FAIL#'] as const;
 
+/** The partition keys (or their prefixes) the root function reads for the changes feed (lib/store/changes.ts). */
+export const CHANGE_READ_KEYS = ['CHG#*', 'COUNTER', 'USER#*', 'USERH#*'] as const;
+
 /** IAM actions for reads: single items, batches of items, and key-condition queries on the table and its indexes. */
 export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'] as const;
 

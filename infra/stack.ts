@@ -41,6 +41,7 @@ import { nodejsBundlingOptions } from './bundling.js';
 import type { CalendarConfig } from './config.js';
 import {
   ACCOUNT_KEY_PREFIXES,
+  CHANGE_READ_KEYS,
   DEFAULT_ROUTE_GROUP,
   functionGroups,
   httpApiRoutes,
@@ -197,6 +198,7 @@ export class CalendarStack extends Stack {
       CALENDAR_JWT_ISSUER: issuer,
       CALENDAR_JWT_AUDIENCE: audience,
       CALENDAR_CACHE_SECONDS: String(config.cacheSeconds),
+      CALENDAR_CHANGES_RETENTION_SECONDS: String(config.changesRetentionSeconds),
       NODE_OPTIONS: '--enable-source-maps',
       ...(config.siteUrl ? { CALENDAR_SITE_URL: config.siteUrl } : {}),
       // Declared only in a `samLocal` synth, so that sam local's --env-vars file can set them (SAM only overrides
@@ -453,7 +455,8 @@ function buildTable(scope: Construct): dynamodb.Table {
  * DynamoDB permissions written out instead of grantReadData/grantReadWriteData (which add Scan, DescribeTable,
  * stream reads and BatchWriteItem): item reads and writes on the table, queries on the table and each named index
  * (no `index/*` wildcard). `accounts` access is limited by partition-key prefix (dynamodb:LeadingKeys) to the
- * application-password and failed-attempt items, on the table only.
+ * application-password and failed-attempt items, on the table only, and may read the change log, its counter and the
+ * user ids (the changes feed).
  */
 function grantTableAccess(role: iam.IRole, table: dynamodb.Table, access: ReturnType<typeof tableAccess>): void {
   const itemReads = READ_ACTIONS.filter((a) => a !== 'dynamodb:Query');
@@ -463,6 +466,12 @@ function grantTableAccess(role: iam.IRole, table: dynamodb.Table, access: Return
       actions: [...READ_ACTIONS, ...WRITE_ACTIONS],
       resources: [table.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ACCOUNT_KEY_PREFIXES.map((p) => `${p}*`) } },
+    }));
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      sid: 'ReadChangeLog',
+      actions: [...READ_ACTIONS],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...CHANGE_READ_KEYS] } },
     }));
     return;
   }

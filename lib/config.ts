@@ -12,6 +12,8 @@ export interface Config {
   recurrenceHorizonDays: number;
   /** How long anonymous reads may be cached, seconds (contract §15). */
   cacheSeconds: number;
+  /** How long the change log keeps changes, seconds (contract §16). */
+  changesRetentionSeconds: number;
   jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
 }
 
@@ -23,6 +25,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteUrl: env.CALENDAR_SITE_URL ? env.CALENDAR_SITE_URL.replace(/\/+$/, '') : null,
     recurrenceHorizonDays: wholeNumber(env.CALENDAR_RECURRENCE_HORIZON_DAYS, 1, 3660, 730),
     cacheSeconds: wholeNumber(env.CALENDAR_CACHE_SECONDS, 0, 31_536_000, 0),
+    changesRetentionSeconds: wholeNumber(env.CALENDAR_CHANGES_RETENTION_SECONDS, 1, 31_536_000, 2_592_000),
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.

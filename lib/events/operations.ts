@@ -30,6 +30,7 @@ import { eventJsonLd, serializeEvent } from './serialize.js';
 import { loadEmbeds } from './embed.js';
 import { planWords } from './words.js';
 import { nowUtcWall } from '../time/format.js';
+import { changeLogActions, changesIn, noted } from '../store/changes.js';
 
 const notFound = (ref: string): ApiError =>
   new ApiError(404, 'rest-event-not-found', /^\d+$/.test(ref) ? `Event with ID ${ref} does not exist.` : `No event has the slug "${ref}".`);
@@ -104,10 +105,10 @@ async function loadForWrite(ctx: RequestContext<RecordRefParams>): Promise<Event
 }
 
 /**
- * Actions a transaction can still take besides `extras` and the record's own (record, old and new slug guard); counter
- * updates of one item folded into one make it at most this many more.
+ * Actions a transaction can still take besides `extras`, the record's own (record, old and new slug guard) and the
+ * change log's part (lib/store/changes.ts); counter updates of one item folded into one make it at most this many more.
  */
-const roomLeft = (extras: TransactItem[]): number => 100 - extras.length - 3;
+const roomLeft = (extras: TransactItem[]): number => 100 - extras.length - 3 - changeLogActions(changesIn(extras).length + 1);
 
 const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !== undefined });
 
@@ -210,8 +211,9 @@ async function deleteOccurrence(ctx: RequestContext<EventDeleteParams>, existing
     gone: [...new Set([...(series.gone ?? []), occurrenceKey(existing, siblings)])] }, series.v)] : [];
   const extras = [...await eventLinkItems(existing, null, reads, { seriesWritten: gone.length > 0 }), ...gone];
   const words = await planWords(existing, null, roomLeft(extras));
-  await words.commit(() => commit([{ Delete: { TableName: table(), Key: postKey(existing.id), ConditionExpression: '#v = :v',
-    ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':v': existing.v } } }, ...extras, ...words.items], { ownFirst: true }));
+  await words.commit(() => commit([noted({ Delete: { TableName: table(), Key: postKey(existing.id), ConditionExpression: '#v = :v',
+    ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':v': existing.v } } }, existing, null), ...extras, ...words.items],
+  { ownFirst: true }));
   return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
 }
 

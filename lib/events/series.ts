@@ -28,6 +28,7 @@ import { expand, parseRecurrenceParam, recurrenceLines, storedLines } from './re
 import { planWords, textTerms, type WordPlan } from './words.js';
 import { isOwner, settleSeriesCounts } from './series-counts.js';
 import { MAX_TERMS } from '../store/words.js';
+import { changeLogActions, changesIn, noted } from '../store/changes.js';
 
 // ------------------------------------------------------------------------------------------------ what an occurrence is
 
@@ -203,9 +204,9 @@ async function changeOf(prev: EventItem | null, next: EventItem | null): Promise
   const words = await planWords(prev, next, 90 - index.length);
   const record = words.record(next);
   const own: TransactItem = !prev
-    ? { Put: { TableName: table(), Item: record!, ConditionExpression: 'attribute_not_exists(PK)' } }
-    : !record ? { Delete: { TableName: table(), Key: postKey(prev.id), ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'v' },
-      ExpressionAttributeValues: { ':v': prev.v } } }
+    ? noted({ Put: { TableName: table(), Item: record!, ConditionExpression: 'attribute_not_exists(PK)' } }, null, record!)
+    : !record ? noted({ Delete: { TableName: table(), Key: postKey(prev.id), ConditionExpression: '#v = :v', ExpressionAttributeNames: { '#v': 'v' },
+      ExpressionAttributeValues: { ':v': prev.v } } }, prev, null)
       : rewriteItem(postKey(prev.id), prev, record, prev.v);
   const months = [...new Set([prev, next].flatMap((e) => (e ? [e.startUtc.slice(0, 7)] : [])))];
   return { items: [own, ...index, ...words.items], words, months };
@@ -253,7 +254,7 @@ async function commitInOrder(changes: Change[]): Promise<void> {
   let items: TransactItem[] = [];
   for (const c of changes) {
     const next = packed([...items, ...c.items]);
-    if (next && next.length <= 100) {
+    if (next && next.length + changeLogActions(changesIn(next).length) <= 100) {
       batch.push(c);
       items = next;
       continue;

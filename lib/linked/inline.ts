@@ -35,6 +35,7 @@ import { withConds } from '../store/nonempty.js';
 import { idsInNameItem, nameKey, nameWrites, showsName, type NameChange } from './names.js';
 import { EMPTY_MANIFEST, manifestKeyOf, manifestOf } from '../store/words.js';
 import { planLinkedWords, type LinkedWordPlan } from './words.js';
+import { noted } from '../store/changes.js';
 
 /** The parameters POST /venues (resp. /organizers) declares: inline objects are validated against them. */
 export function createSpecs(kind: LinkedKind): readonly ParamSpec[] {
@@ -173,7 +174,7 @@ export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, 
   return {
     id, created: true, item, names: { kind: d.kind, id, prev: null, next: item },
     build: (delta) => [
-      { Put: { TableName: table(), Item: { ...item, linked: delta }, ConditionExpression: 'attribute_not_exists(PK)' } },
+      noted({ Put: { TableName: table(), Item: { ...item, linked: delta }, ConditionExpression: 'attribute_not_exists(PK)' } }, null, item),
       guardPut(slugKey(d.kind, slug), id),
       ...kindCountItems(d.kind, null, item),
       ...nonEmptyMove(d.kind, null, { ...item, linked: delta }).items,

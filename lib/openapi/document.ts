@@ -283,7 +283,9 @@ function errorDescription(status: number, route: RouteSpec, op: OperationSpec): 
         ? `The page is past the last page (${kind}-archive-page-not-found)`
         : `No ${kind} with this ${route.path.includes('{slug}') ? 'slug' : 'ID'} (rest-${kind}-not-found)`;
     case 410:
-      return `The ${kind} is already in the trash (${kind}-is-in-trash)`;
+      return op.id === 'changes.list'
+        ? 'The cursor is older than the changes kept (rest_changes_expired): list everything again, then follow since=latest'
+        : `The ${kind} is already in the trash (${kind}-is-in-trash)`;
     case 412:
       return 'If-Match does not match the record\'s current ETag: it changed since it was read (rest_precondition_failed)';
     case 413:

@@ -11,6 +11,7 @@ import type { Group, OperationSpec, RouteSpec } from '../routes/types.js';
 const NAMED: Record<string, string> = {
   'root.index': 'getNamespaceIndex',
   'root.doc': 'getOpenApiDocument',
+  'changes.list': 'listChanges',
 };
 
 const SINGULAR: Record<Exclude<Group, 'root'>, string> = {

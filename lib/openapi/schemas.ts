@@ -143,6 +143,18 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
     previous: refd('ApplicationPassword', 'the password as it was'),
   }, ['deleted', 'previous'], 'A revoked application password'),
 
+  ChangeFeed: obj({
+    changes: arr(obj({
+      kind: str('the kind of record', { enum: ['event', 'venue', 'organizer', 'category', 'tag'] }),
+      id: int('the record\'s ID', { minimum: 1 }),
+      action: str('created: new, or newly readable to the caller; deleted: deleted, trashed, or no longer readable to the caller; '
+        + 'updated: anything else it shows changed', { enum: ['created', 'updated', 'deleted'] }),
+      modified_utc: str('when it changed, UTC YYYY-MM-DD HH:MM:SS (the deletion time for deleted)', { example: '2026-11-26 09:30:00' }),
+      rest_url: str('absolute API URL of the record', { format: 'uri' }),
+    }, ['kind', 'id', 'action', 'modified_utc', 'rest_url'], 'one change'), 'the changes, in commit order'),
+    next_cursor: str('pass it as since to read on from here; always present'),
+    more: bool('true when more changes are already waiting: read again at once'),
+  }, ['changes', 'next_cursor', 'more'], 'Changes since a cursor (contract §16)'),
   OpenApiDocument: obj({
     openapi: str('the OpenAPI version', { example: '3.0.3' }),
     info: { type: 'object', additionalProperties: true, description: 'title, version and description of the API' },

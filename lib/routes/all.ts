@@ -1,5 +1,6 @@
 /** Every route of the interface, in the origin's registration order (reference §3.1). */
 import { accountRoutes } from './accounts.js';
+import { changeRoutes } from './changes.js';
 import { translationLanguage } from './common.js';
 import { eventRoutes } from './events.js';
 import { organizerRoutes, venueRoutes } from './linked.js';
@@ -14,4 +15,4 @@ export const rootRoutes: RouteSpec[] = [
 ];
 
 export const ROUTES: RouteSpec[] = [...rootRoutes, ...eventRoutes, ...venueRoutes, ...organizerRoutes, ...categoryRoutes, ...tagRoutes,
-  ...accountRoutes];
+  ...accountRoutes, ...changeRoutes];

@@ -7,7 +7,7 @@ export const pad = (id: number): string => String(id).padStart(10, '0');
 
 export const postKey = (id: number) => ({ PK: `POST#${id}`, SK: 'POST' });
 export const termKey = (id: number) => ({ PK: `TERM#${id}`, SK: 'TERM' });
-export const counterKey = (name: 'post' | 'term' | 'user') => ({ PK: 'COUNTER', SK: name });
+export const counterKey = (name: 'post' | 'term' | 'user' | 'change') => ({ PK: 'COUNTER', SK: name });
 export const slugKey = (kind: PostKind | Taxonomy, slug: string) => ({ PK: `SLUG#${kind}#${slug}`, SK: 'SLUG' });
 /** A token subject can be longer than a key may be (2,048 bytes): long ones are keyed by their SHA-256. */
 export const userKey = (sub: string) => ({
@@ -15,6 +15,10 @@ export const userKey = (sub: string) => ({
 });
 export const userIdKey = (id: number) => ({ PK: `USERID#${id}`, SK: 'USERID' });
 export const eventsMetaKey = () => ({ PK: 'META', SK: 'EVENTS' });
+
+/** Change log entries (lib/store/changes.ts): blocks of CHANGE_BLOCK sequence numbers, sorted by number. */
+export const CHANGE_BLOCK = 100_000;
+export const changeKey = (seq: number) => ({ PK: `CHG#${Math.floor(seq / CHANGE_BLOCK)}`, SK: String(seq).padStart(12, '0') });
 
 /** bySlug index partition of a record. */
 export const slugIndexKey = (kind: PostKind | Taxonomy, slug: string) => `${kind}#${slug}`;

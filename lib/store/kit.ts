@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { PostStatus } from '../model/status.js';
 import { db, table } from './client.js';
+import { changeLogActions, changeLogItems, changesIn, noted, SETTLE_MS, takeNumbers, voidNumbers, type RecordChange } from './changes.js';
 import { foldCounters } from './counters.js';
 import { LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
 import { postKey, slugIndexKey, slugKey, termKey, type PostKind, type Taxonomy } from './keys.js';
@@ -104,7 +105,7 @@ export function rewriteItem(key: Key, prevRecord: object, nextRecord: object, ex
     remove.push(`#r${i}`);
     i++;
   }
-  return {
+  return noted({
     Update: {
       TableName: table(),
       Key: key,
@@ -113,14 +114,14 @@ export function rewriteItem(key: Key, prevRecord: object, nextRecord: object, ex
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
-  };
+  }, prevRecord, nextRecord);
 }
 
 /** A new record and its slug guard: the record first (its failure means the id is taken: a bug). */
 export function createItems(kind: KindName, stored: Stored): TransactItem[] {
   checkSize(stored);
   return [
-    { Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } },
+    noted({ Put: { TableName: table(), Item: stored, ConditionExpression: 'attribute_not_exists(PK)' } }, null, stored),
     guardPut(slugKey(kind, stored.slug), stored.id),
   ];
 }
@@ -137,10 +138,10 @@ export function rewriteItems(kind: KindName, prev: Stored, next: Stored): Transa
 export function deleteItems(kind: KindName, prev: Stored, extraCondition?: { expression: string; names: Record<string, string>;
   values: Record<string, unknown> }): TransactItem[] {
   return [
-    { Delete: { TableName: table(), Key: KINDS[kind].key(prev.id),
+    noted({ Delete: { TableName: table(), Key: KINDS[kind].key(prev.id),
       ConditionExpression: `#v = :v${extraCondition ? ` AND ${extraCondition.expression}` : ''}`,
       ExpressionAttributeNames: { '#v': 'v', ...extraCondition?.names },
-      ExpressionAttributeValues: { ':v': prev.v, ...extraCondition?.values } } },
+      ExpressionAttributeValues: { ':v': prev.v, ...extraCondition?.values } } }, prev, null),
     guardDelete(slugKey(kind, prev.slug), prev.id),
   ];
 }
@@ -150,10 +151,14 @@ export function deleteItems(kind: KindName, prev: Stored, extraCondition?: { exp
 /** Cancellation reasons that mean "throttled": nothing was applied, and the same transaction can be sent again. */
 const THROTTLED = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
 
-function reasonsOf(e: unknown): string[] {
+type Reason = { Code?: string; Item?: Record<string, unknown> };
+
+function reasonsOf(e: unknown): Reason[] {
   if ((e as Error).name !== 'TransactionCanceledException') throw e;
-  return ((e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+  return (e as { CancellationReasons?: Reason[] }).CancellationReasons ?? [];
 }
+
+const codes = (reasons: Reason[]): string[] => reasons.map((r) => r.Code ?? 'None');
 
 // ------------------------------------------------------------------------------------------------ optional items
 
@@ -221,8 +226,8 @@ export function mergeOneAttributeWrites(items: TransactItem[]): TransactItem[] |
   return out;
 }
 
-/** The transaction with every optional group that fits taken in (in order), and the groups taken. */
-function withOptional(items: TransactItem[]): { items: TransactItem[]; taken: Optional[] } {
+/** The transaction with every optional group that fits in `room` actions taken in (in order), and the groups taken. */
+function withOptional(items: TransactItem[], room: number): { items: TransactItem[]; taken: Optional[] } {
   const base = items.filter((t) => !OPTIONAL.has(t));
   const groups = items.filter((t) => OPTIONAL.has(t)).map((t) => OPTIONAL.get(t)!);
   const taken: Optional[] = [];
@@ -231,7 +236,7 @@ function withOptional(items: TransactItem[]): { items: TransactItem[]; taken: Op
     const merged = mergeOneAttributeWrites(foldCounters([...base, ...taken.flatMap((g) => g.items), ...o.items]));
     if (!merged) continue;
     const candidate = [...merged, ...groups.filter((g) => g !== o && !taken.includes(g)).map((g) => g.instead)];
-    if (candidate.length <= 100) {
+    if (candidate.length <= room) {
       current = candidate;
       taken.push(o);
     }
@@ -240,18 +245,20 @@ function withOptional(items: TransactItem[]): { items: TransactItem[]; taken: Op
 }
 
 /**
- * Runs one transaction: null when it committed, else the cancellation reasons (one per item). Throttled
- * transactions are sent again (with the same ClientRequestToken, so a retry after a lost answer cannot apply
- * twice) while the request has time; a conflict with another transaction in flight reads as ['TransactionConflict'].
+ * Runs one transaction (with the change log's part for the records it writes): null when it committed, else the
+ * cancellation reasons (one per item); a conflict with another transaction in flight reads as ['TransactionConflict'].
  */
 export async function transact(all: TransactItem[]): Promise<string[] | null> {
+  // The change log's entries and counter go into the same transaction (lib/store/changes.ts).
+  const changes = changesIn(all);
+  const room = 100 - changeLogActions(changes.length);
   const folded = foldCounters(all);
-  if (folded.length > 100) throw new TooManyChanges();
+  if (folded.length > room) throw new TooManyChanges();
   if (folded.some((t) => OPTIONAL.has(t))) {
-    const { items, taken } = withOptional(folded);
+    const { items, taken } = withOptional(folded, room);
     if (taken.length) {
       try {
-        const reasons = await send(items);
+        const reasons = await send(items, changes);
         if (!reasons) for (const o of taken) o.taken = true;
         return reasons;
       } catch (e) {
@@ -260,25 +267,48 @@ export async function transact(all: TransactItem[]): Promise<string[] | null> {
       }
     }
   }
-  return send(folded);
+  return send(folded, changes);
 }
 
-async function send(items: TransactItem[]): Promise<string[] | null> {
+/**
+ * Sends a transaction with the change log's entries for `changes`, numbered just before (lib/store/changes.ts); the
+ * numbers of a refused transaction are marked void.
+ */
+async function send(items: TransactItem[], changes: RecordChange[]): Promise<string[] | null> {
   for (const t of items) if (t.Put?.Item) checkSize(t.Put.Item);
+  if (!changes.length) {
+    const reasons = await sendOnce(items);
+    return reasons && codes(reasons);
+  }
+  const numbers = await takeNumbers(changes.length);
+  const reasons = await sendOnce([...items, ...changeLogItems(numbers, changes)], numbers.at + SETTLE_MS / 2);
+  if (!reasons) return null;
+  await voidNumbers(numbers, changes.length);
+  return codes(reasons).slice(0, items.length);
+}
+
+/**
+ * Runs one transaction, sent no later than `sendBy`: null when it committed, else the cancellation reasons (one per
+ * item). Throttled transactions are sent again (with the same ClientRequestToken, so a retry after a lost answer cannot apply
+ * twice) while the request has time; a conflict with another transaction in flight reads as [TransactionConflict].
+ */
+async function sendOnce(items: TransactItem[], sendBy = Infinity): Promise<Reason[] | null> {
   const ClientRequestToken = randomUUID();
   for (let attempt = 0; ; attempt++) {
+    // Past it, a commit could land after readers have passed its change log numbers (lib/store/changes.ts).
+    if (Date.now() > sendBy) throw new StoreUnavailable(false);
     try {
       await db().send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken }));
       markCommitted();
       return null;
     } catch (e) {
       const reasons = reasonsOf(e);
-      if (reasons.some((r) => THROTTLED.has(r))) {
+      if (reasons.some((r) => THROTTLED.has(r.Code ?? ''))) {
         if (attempt >= 6 || timeLeft() < 500) throw new StoreUnavailable(false, { cause: e });
         await backoff(attempt);
         continue;
       }
-      if (reasons.some((r) => r === 'TransactionConflict')) return ['TransactionConflict'];
+      if (reasons.some((r) => r.Code === 'TransactionConflict')) return [{ Code: 'TransactionConflict' }];
       return reasons;
     }
   }

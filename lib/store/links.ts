@@ -151,7 +151,7 @@ export async function linkTransactItems(prev: LinkFacts | null, next: LinkFacts 
     if (m.delta === 0 || !read) continue; // (a missing target fails the condition: the write plans again)
     const attr = counterAttribute(m.kind);
     const value = Number(read[attr] ?? 0);
-    actions.add(key, attr, m.delta);
+    actions.add(key, attr, m.delta, m.kind === 'category' || m.kind === 'tag' ? { kind: m.kind, id: m.id } : undefined);
     actions.require(key, ...sideConds(attr, value, m.delta));
     const crossed = crossing(value, m.delta);
     if (crossed === 0) continue;

@@ -16,7 +16,8 @@
 import { counterAdd } from './counters.js';
 import { table } from './client.js';
 import { LinkConflict } from './errors.js';
-import { termKey } from './keys.js';
+import { carryNotes, notedCounts } from './changes.js';
+import { termKey, type Taxonomy } from './keys.js';
 import type { Item } from './records.js';
 import type { LinkKind } from './event-sources.js';
 import type { Key, TransactItem } from './types.js';
@@ -65,9 +66,9 @@ export function withConds(item: TransactItem, conds: Cond[]): TransactItem {
     ...(Object.keys(mergedNames).length ? { ExpressionAttributeNames: mergedNames } : {}),
     ...(Object.keys(mergedValues).length ? { ExpressionAttributeValues: mergedValues } : {}),
   };
-  if (item.Update) return { Update: next as typeof item.Update };
-  if (item.Delete) return { Delete: next as typeof item.Delete };
-  if (item.Put) return { Put: next as typeof item.Put };
+  if (item.Update) return carryNotes(item, { Update: next as typeof item.Update });
+  if (item.Delete) return carryNotes(item, { Delete: next as typeof item.Delete });
+  if (item.Put) return carryNotes(item, { Put: next as typeof item.Put });
   return { ConditionCheck: next as typeof item.ConditionCheck };
 }
 
@@ -92,7 +93,8 @@ export const crossing = (read: number, delta: number): number => Number(read + d
  * kind's non-empty counts (unconditional ADDs, folded with any other on the same item by lib/store/counters.ts).
  */
 export class ItemActions {
-  private readonly byKey = new Map<string, { key: Key; add: Map<string, number>; conds: Map<string, Cond> }>();
+  private readonly byKey = new Map<string, { key: Key; add: Map<string, number>; conds: Map<string, Cond>;
+    shown?: { kind: Taxonomy; id: number } }>();
   private readonly counts = new Map<LinkKind, Map<string, number>>();
 
   private entry(key: Key) {
@@ -102,9 +104,11 @@ export class ItemActions {
     return e;
   }
 
-  add(key: Key, attr: string, delta: number): void {
+  /** `shown`: the term whose shown `count` this moves (its change is logged, lib/store/changes.ts). */
+  add(key: Key, attr: string, delta: number, shown?: { kind: Taxonomy; id: number }): void {
     const e = this.entry(key);
     e.add.set(attr, (e.add.get(attr) ?? 0) + delta);
+    if (shown) e.shown = shown;
   }
 
   require(key: Key, ...conds: Cond[]): void {
@@ -121,7 +125,7 @@ export class ItemActions {
 
   items(): TransactItem[] {
     const out: TransactItem[] = [];
-    for (const { key, add, conds } of this.byKey.values()) {
+    for (const { key, add, conds, shown } of this.byKey.values()) {
       const adds = [...add].filter(([, d]) => d !== 0);
       const { expression, names, values } = renderConds([...conds.values()], 'c');
       adds.forEach(([attr, d], i) => {
@@ -135,7 +139,10 @@ export class ItemActions {
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
       };
-      if (adds.length) out.push({ Update: { ...common, UpdateExpression: `ADD ${adds.map((_, i) => `#a${i} :a${i}`).join(', ')}` } });
+      if (adds.length) {
+        const update: TransactItem = { Update: { ...common, UpdateExpression: `ADD ${adds.map((_, i) => `#a${i} :a${i}`).join(', ')}` } };
+        out.push(shown && add.get('cnt') ? notedCounts(update, [shown]) : update);
+      }
       else if (expression) out.push({ ConditionCheck: { ...common, ConditionExpression: expression } });
     }
     for (const [kind, deltas] of this.counts) {

@@ -39,6 +39,16 @@ export async function userIdForSub(sub: string): Promise<number> {
   throw new Error(`could not register user ${sub}`);
 }
 
+/** The id of a subject seen before; null for one never seen (who is then the author of nothing). Never writes. */
+export async function knownUserId(sub: string): Promise<number | null> {
+  const cached = known.get(sub);
+  if (cached !== undefined) return cached;
+  const found = await db().send(new GetCommand({ TableName: table(), Key: userKey(sub), ConsistentRead: true }));
+  if (!found.Item) return null;
+  remember(sub, found.Item.id as number);
+  return found.Item.id as number;
+}
+
 export async function userExists(id: number): Promise<boolean> {
   const out = await db().send(new GetCommand({ TableName: table(), Key: userIdKey(id), ProjectionExpression: 'PK' }));
   return Boolean(out.Item);

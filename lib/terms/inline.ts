@@ -20,6 +20,7 @@ import { nonEmptyKey } from '../store/nonempty.js';
 import type { Key } from './store.js';
 import { EMPTY_MANIFEST } from '../store/words.js';
 import { planTermWords } from './words.js';
+import { noted } from '../store/changes.js';
 
 /** Slug keys longer than this are not looked up (no slug is that long; DynamoDB keys are limited). */
 const MAX_SLUG_KEY_BYTES = 1024;
@@ -103,7 +104,7 @@ export async function planNewTerms(taxonomy: Taxonomy, names: string[], ctx: Req
     const item = newTermItem(taxonomy, id, ctx.lang, { name, slug, parent: 0, cnt: initialCount });
     terms.push(item);
     items.push(
-      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+      noted({ Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, null, item),
       guardPut(slugKey(taxonomy, slug), id),
       guardPut(nameGuardKey(taxonomy, 0, name), id),
       // Its search entries join the event's transaction only if they fit after everything else; otherwise a deferred

@@ -33,6 +33,7 @@ import { counterAdd } from '../store/counters.js';
 import { ItemActions, nonEmptyKey, planCategoryChanges, sideConds, withConds, type Cond } from '../store/nonempty.js';
 import { EMPTY_MANIFEST } from '../store/words.js';
 import { planTermWords, readTermManifest, termWordsMayChange } from './words.js';
+import { noted } from '../store/changes.js';
 
 export const termNotFound = (taxonomy: Taxonomy, id: number | string): ApiError =>
   new ApiError(404, `rest-${taxonomy}-not-found`, `${TAXONOMIES[taxonomy].title} with ID ${id} does not exist.`);
@@ -93,7 +94,7 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
     const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
     const words = planTermWords(taxonomy, id, null, item, EMPTY_MANIFEST);
     const items: TransactItem[] = [
-      { Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+      noted({ Put: { TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(PK)' } }, null, item),
       guardPut(slugKey(taxonomy, slug), id),
       ...nameGuardKeys(item).map((k) => guardPut(k, id)),
       ...nameOrderItems(null, item),
@@ -230,9 +231,9 @@ export async function deleteTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermI
     actions.count(taxonomy, 'all', -1);
     const words = planTermWords(taxonomy, current.id, current, null, await readTermManifest(taxonomy, current.id));
     await commit([
-      withConds({ Delete: { TableName: table(), Key: termKey(current.id),
+      withConds(noted({ Delete: { TableName: table(), Key: termKey(current.id),
         ConditionExpression: '#v = :v AND (attribute_not_exists(#k) OR #k <= :zero)',
-        ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } }, own),
+        ExpressionAttributeNames: { '#v': 'v', '#k': 'kids' }, ExpressionAttributeValues: { ':v': current.v, ':zero': 0 } } }, current, null), own),
       guardDelete(slugKey(taxonomy, current.slug), current.id),
       ...nameGuardKeys(current).filter((k) => holders.get(k.PK) === current.id).map((k) => guardDelete(k, current.id)),
       ...nameOrderItems(current, null),

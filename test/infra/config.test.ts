@@ -24,6 +24,7 @@ describe('readConfig()', () => {
       jwtAudience: null,
       logRetentionDays: 30,
       cacheSeconds: 0,
+      changesRetentionSeconds: 2_592_000,
       samLocal: false,
     });
     expect(readConfig(CDK_JSON.context)).toEqual(readConfig({}));
@@ -74,6 +75,7 @@ describe('readConfig()', () => {
     [{ createUserPool: false, jwtIssuer: 'http://issuer.example.org', jwtAudience: 'x' }, /https/],
     [{ logRetentionDays: 31 }, /logRetentionDays/],
     [{ cacheSeconds: -1 }, /cacheSeconds/],
+    [{ changesRetentionSeconds: 60 }, /changesRetentionSeconds/],
     [{ stageName: 'has space' }, /stageName/],
     [{ stackName: '1stack' }, /stackName/],
   ])('rejects %j', (context, message) => {

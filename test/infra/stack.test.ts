@@ -114,6 +114,7 @@ describe('functions', () => {
         CALENDAR_JWT_ISSUER: { 'Fn::GetAtt': [pool, 'ProviderURL'] },
         CALENDAR_JWT_AUDIENCE: { Ref: client },
         CALENDAR_CACHE_SECONDS: '0',
+        CALENDAR_CHANGES_RETENTION_SECONDS: '2592000',
         NODE_OPTIONS: '--enable-source-maps',
       });
       // The root function knows the other functions, to hand them the requests that reach it (lib/aws/forward.ts).
@@ -182,14 +183,18 @@ describe('least privilege', () => {
     }
   });
 
-  test('the root function reaches only application-password and failed-attempt items; nobody BatchWriteItem', () => {
+  test('the root function reaches only application-password and failed-attempt items, and reads the change log; nobody BatchWriteItem', () => {
     const fn = base.stack.functions.root;
     const roleId = refOf(base.json.Resources[logicalId(base.stack, fn)]!.Properties.Role)!;
     const policy = resourcesOfType(base.json, 'AWS::IAM::Policy').find(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleId))!;
     const ddb = policy[1].Properties.PolicyDocument.Statement.filter((st: any) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
-    expect(ddb).toHaveLength(1);
+    expect(ddb).toHaveLength(2);
     expect(ddb[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['APPPW#*', 'FAIL#*'] } });
     expect(ddb[0].Resource).toEqual({ 'Fn::GetAtt': [logicalId(base.stack, base.stack.table), 'Arn'] });
+    // The changes feed: reads only, of the change log, the counters and user ids.
+    expect(ddb[1].Action).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    expect(ddb[1].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CHG#*', 'COUNTER', 'USER#*', 'USERH#*'] } });
+    expect(ddb[1].Resource).toEqual({ 'Fn::GetAtt': [logicalId(base.stack, base.stack.table), 'Arn'] });
     const invoke = policy[1].Properties.PolicyDocument.Statement.find((st: any) => st.Sid === 'ForwardToRouteGroups');
     expect(invoke.Action).toBe('lambda:InvokeFunction');
     expect(invoke.Resource).toHaveLength(5);

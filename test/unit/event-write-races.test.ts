@@ -17,6 +17,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler as categories } from '../../functions/categories.js';
 import { handler as events } from '../../functions/events.js';
 import { handler as organizers } from '../../functions/organizers.js';
+import { handler as root } from '../../functions/root.js';
 import { handler as venues } from '../../functions/venues.js';
 import { resetConfig } from '../../lib/config.js';
 import { ensureTable } from '../../lib/local/dynamodb-local.js';
@@ -30,7 +31,7 @@ const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
 if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
 
 type Result = { status: number; json: any };
-const HANDLERS = { events, venues, organizers, categories } as const;
+const HANDLERS = { events, venues, organizers, categories, root } as const;
 
 describe('event writes racing other writers (real DynamoDB)', () => {
   const table = `races-${randomUUID().slice(0, 8)}`;
@@ -238,5 +239,45 @@ describe('event writes racing other writers (real DynamoDB)', () => {
     expect(transactions).toBeGreaterThan(5);
     contention = false;
     expect(await venuesNamed(name)).toBe(0);
+  });
+
+  describe('the change log (contract §16): writes that commit out of their numbers\' order', () => {
+    const changes = async (since: string) => (await call('root', 'GET', '/changes', undefined, `since=${since}&per_page=500`)).json;
+    const ids = (feed: { changes: { id: number; action: string }[] }) => feed.changes.map((c) => `${c.id}:${c.action}`);
+
+    it('a write that took the lower number but commits last is still delivered, to a follower and to since=latest', async () => {
+      const start = (await changes('latest')).next_cursor;
+      // Writer A takes its number, then stalls before its transaction while writer B (the next number) commits.
+      let release!: () => void;
+      let stalled!: () => void;
+      const stall = new Promise<void>((r) => (stalled = r));
+      beforeNextTransaction = () => {
+        stalled();
+        return new Promise<void>((r) => (release = r));
+      };
+      const a = event({});
+      await stall;
+      const b = created(await event({}));
+      const mid = await changes(start);
+      expect(ids(mid)).toEqual([`${b.id}:created`]);
+      const latest = (await changes('latest')).next_cursor;
+      release();
+      const aid = created(await a).id;
+      expect(ids(await changes(mid.next_cursor))).toEqual([`${aid}:created`]);
+      expect(ids(await changes(latest))).toEqual([`${aid}:created`]);
+      expect(ids(await changes(start))).toEqual([`${b.id}:created`, `${aid}:created`].sort((x, y) => Number(x.split(':')[0]) - Number(y.split(':')[0])));
+    });
+
+    it('a refused transaction leaves its numbers void: readers do not wait at them', async () => {
+      const start = (await changes('latest')).next_cursor;
+      contention = true;
+      setTimeout(() => (contention = false), 50);
+      const e = created(await event({}));
+      const feed = await changes(start);
+      expect(ids(feed)).toEqual([`${e.id}:created`]);
+      expect(feed.more).toBe(false);
+      // Nothing is waited for: the cursor holds no pending numbers.
+      expect(Buffer.from(feed.next_cursor, 'base64url').toString()).toMatch(/:$/);
+    });
   });
 });
