@@ -64,7 +64,8 @@ export const DEFAULT_ROUTE_GROUP: Group = 'root';
  * the application-password and failed-attempt items (`accounts`). The data functions read and write the whole table
  * (their writes maintain records, guards, links and counters across item kinds).
  */
-export type TableAccess = 'accounts' | 'read-write';
+/** `none`: a function that reaches no table item (the change publisher reads the stream, granted by its event source). */
+export type TableAccess = 'accounts' | 'read-write' | 'none';
 
 export function tableAccess(group: Group): TableAccess {
   return group === 'root' ? 'accounts' : 'read-write';

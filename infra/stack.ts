@@ -26,8 +26,10 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -49,6 +51,7 @@ import {
   tableAccess,
   WRITE_ACTIONS,
   type HttpApiRoute,
+  type TableAccess,
 } from './routes.js';
 
 const projectFile = (relative: string): string => fileURLToPath(new URL(`../${relative}`, import.meta.url));
@@ -101,6 +104,8 @@ export class CalendarStack extends Stack {
   readonly config: CalendarConfig;
   readonly table: dynamodb.Table;
   readonly functions: Record<Group, NodejsFunction>;
+  /** Change events: the bus, the function that publishes the table stream's new change-log entries, its failure queue. */
+  readonly changeEvents: { bus: events.EventBus; fn: NodejsFunction; deadLetters: sqs.Queue };
   /** The recurring series' horizon job (contract §13), its daily schedule and the schedule's dead-letter queue. */
   readonly horizon: { fn: NodejsFunction; schedule: scheduler.Schedule; deadLetters: sqs.Queue };
   readonly api: HttpApi;
@@ -302,6 +307,9 @@ export class CalendarStack extends Stack {
     const basePath = config.stageName === '$default' ? '' : `/${config.stageName}`;
     this.apiUrl = `${api.apiEndpoint}${basePath}/${NAMESPACE}`;
     new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Base URL of the API (namespace index)' });
+
+    // ---------------------------------------------------------------- change events
+    this.changeEvents = this.buildChangeEvents(environment, retention);
     if (domain) {
       new CfnOutput(this, 'CustomDomainUrl', {
         value: `https://${config.customDomain!.domainName}/${NAMESPACE}`,
@@ -378,6 +386,47 @@ export class CalendarStack extends Stack {
     return { fn, schedule, deadLetters };
   }
 
+  /**
+   * Change events for other systems: the table's stream, filtered to new change-log entries, feeds a function that
+   * publishes each on the stack's own event bus (source "calendar.events", detail-type "<kind>.<action>"), for the
+   * deployer's rules (webhooks, search indexes, caches). Batches that keep failing after retries go to an encrypted
+   * queue kept 14 days (their stream position; the entries themselves stay readable through GET /changes).
+   */
+  private buildChangeEvents(environment: Record<string, string>, retention: logs.RetentionDays):
+    { bus: events.EventBus; fn: NodejsFunction; deadLetters: sqs.Queue } {
+    const bus = new events.EventBus(this, 'ChangeEvents', { description: 'Calendar API: one event per committed change (contract §16)' });
+    const fn = this.buildLambda('PublishChanges', 'functions/publish-changes.ts', 'Calendar API: publishes committed changes to EventBridge',
+      'Calendar API change-event publisher', 'none', { ...environment, CALENDAR_CHANGE_BUS: bus.eventBusName, CALENDAR_API_URL: this.apiUrl },
+      retention, { memorySize: 256, timeout: Duration.seconds(30) });
+    bus.grantPutEventsTo(fn);
+    const deadLetters = new sqs.Queue(this, 'PublishChangesDeadLetters', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: 'This queue is the failure destination of '
+      + 'the change publisher\'s stream source; what lands here waits for an operator.' });
+    fn.addEventSource(new DynamoEventSource(this.table, {
+      startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+      batchSize: 100,
+      maxBatchingWindow: Duration.seconds(1),
+      bisectBatchOnError: true,
+      retryAttempts: 10,
+      maxRecordAge: Duration.hours(24),
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(deadLetters),
+      filters: [lambda.FilterCriteria.filter({
+        eventName: lambda.FilterRule.isEqual('INSERT'),
+        dynamodb: { NewImage: { PK: { S: [{ prefix: 'CHG#' }] } } },
+      })],
+    }));
+    Validations.of(fn.role!).acknowledge({ id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]', reason: 'dynamodb:ListStreams, '
+      + 'which the stream event source grants, has no resource-level permissions; the stream reads themselves are limited to '
+      + 'the table\'s stream ARN.' });
+    new CfnOutput(this, 'ChangeEventBusName', { value: bus.eventBusName, description: 'EventBridge bus with one event per committed change' });
+    return { bus, fn, deadLetters };
+  }
+
   private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): NodejsFunction {
     const sizing = SIZING[group];
     return this.buildLambda(pascal(group), `functions/${group}.ts`, `Calendar API: ${group} routes`, `Calendar API ${group} function`,
@@ -389,7 +438,7 @@ export class CalendarStack extends Stack {
    * permissions — write to that log group (instead of the AWSLambdaBasicExecutionRole managed policy, which allows any
    * log group) and its DynamoDB actions — bundled with the one set of esbuild settings.
    */
-  private buildLambda(name: string, entry: string, description: string, roleDescription: string, access: ReturnType<typeof tableAccess>,
+  private buildLambda(name: string, entry: string, description: string, roleDescription: string, access: TableAccess,
     environment: Record<string, string>, retention: logs.RetentionDays,
     sizing: { memorySize: number; timeout: Duration; reservedConcurrentExecutions?: number }): NodejsFunction {
     const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention, removalPolicy: RemovalPolicy.RETAIN });
@@ -436,6 +485,8 @@ function buildTable(scope: Construct): dynamodb.Table {
     deletionProtection: true,
     removalPolicy: RemovalPolicy.RETAIN,
     timeToLiveAttribute: TABLE.ttlAttribute,
+    // New items' images feed the change events (functions/publish-changes.ts); the local runtime has no stream.
+    stream: dynamodb.StreamViewType.NEW_IMAGE,
   });
   for (const index of TABLE.indexes) {
     const projection = index.projection as string | readonly string[];
@@ -458,7 +509,8 @@ function buildTable(scope: Construct): dynamodb.Table {
  * application-password and failed-attempt items, on the table only, and may read the change log, its counter and the
  * user ids (the changes feed).
  */
-function grantTableAccess(role: iam.IRole, table: dynamodb.Table, access: ReturnType<typeof tableAccess>): void {
+function grantTableAccess(role: iam.IRole, table: dynamodb.Table, access: TableAccess): void {
+  if (access === 'none') return;
   const itemReads = READ_ACTIONS.filter((a) => a !== 'dynamodb:Query');
   if (access === 'accounts') {
     role.addToPrincipalPolicy(new iam.PolicyStatement({

@@ -193,7 +193,8 @@ export async function readChangeCounter(): Promise<{ n: number; firstOfDay: Map<
   return { n: Number(item.n ?? 0), firstOfDay };
 }
 
-const entryOf = (item: Record<string, any>): ChangeEntry => ({ seq: Number(item.SK), at: Number(item.at), ...(item.void ? { void: true } : {}),
+/** An entry as stored (a Query's item, or a stream record's new image). */
+export const entryOf = (item: Record<string, any>): ChangeEntry => ({ seq: Number(item.SK), at: Number(item.at), ...(item.void ? { void: true } : {}),
   kind: item.kind, id: Number(item.id), a: item.a, t: item.t, b: item.b ?? null, f: item.f ?? null });
 
 /** The entries of these numbers that exist, in number order. */

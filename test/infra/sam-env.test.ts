@@ -11,7 +11,7 @@ const options = { containerEndpoint: 'http://host.docker.internal:8000', tableNa
 test('maps every function of a samLocal template to the local settings', () => {
   const { stack, json } = synth({ samLocal: 'true' });
   const vars = samEnvVars(json, options);
-  const ids = [...Object.values(stack.functions), stack.horizon.fn].map((fn) => stack.getLogicalId(fn.node.defaultChild as never));
+  const ids = [...Object.values(stack.functions), stack.horizon.fn, stack.changeEvents.fn].map((fn) => stack.getLogicalId(fn.node.defaultChild as never));
   expect(Object.keys(vars).sort()).toEqual(ids.sort());
   for (const id of ids) {
     expect(vars[id]).toEqual({
@@ -55,7 +55,7 @@ test('CLI with --no-synth writes <out>/sam-env.json from an existing cloud assem
   }
   expect(file).toBe(join(dir, 'sam-env.json'));
   const vars = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
-  expect(Object.keys(vars)).toHaveLength(7); // six route groups and the horizon job
+  expect(Object.keys(vars)).toHaveLength(8); // six route groups, the horizon job and the change publisher
   for (const v of Object.values(vars)) {
     expect(v).toMatchObject({ AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:45678', CALENDAR_TABLE_NAME: 't1', CALENDAR_JWT_SECRET: 'k' });
   }

@@ -83,15 +83,51 @@ describe('the horizon job (contract §13)', () => {
   });
 });
 
+describe('change events (contract §16, issue: events for other systems)', () => {
+  test('the table streams new images; new change-log entries alone feed the publisher, with retries and a failure queue', () => {
+    base.template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+      TimeToLiveSpecification: { AttributeName: 'expires', Enabled: true } });
+    const fn = logicalId(base.stack, base.stack.changeEvents.fn);
+    const queue = logicalId(base.stack, base.stack.changeEvents.deadLetters);
+    const table = logicalId(base.stack, base.stack.table);
+    const [[, mapping], ...others] = resourcesOfType(base.json, 'AWS::Lambda::EventSourceMapping');
+    expect(others).toHaveLength(0);
+    expect(mapping!.Properties).toMatchObject({
+      FunctionName: { Ref: fn }, EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] }, StartingPosition: 'TRIM_HORIZON',
+      BisectBatchOnFunctionError: true, FunctionResponseTypes: ['ReportBatchItemFailures'], MaximumRetryAttempts: 10,
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } },
+    });
+    expect(JSON.parse(mapping!.Properties.FilterCriteria.Filters[0].Pattern))
+      .toEqual({ eventName: ['INSERT'], dynamodb: { NewImage: { PK: { S: [{ prefix: 'CHG#' }] } } } });
+    expect(base.json.Resources[queue]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 });
+  });
+
+  test('the publisher puts events on the stack\'s own bus only, reads no table item, and knows the bus and the API URL', () => {
+    const fn = logicalId(base.stack, base.stack.changeEvents.fn);
+    const bus = logicalId(base.stack, base.stack.changeEvents.bus);
+    const props = base.json.Resources[fn]!.Properties;
+    expect(props.Environment.Variables).toMatchObject({ CALENDAR_CHANGE_BUS: { Ref: bus }, CALENDAR_API_URL: expect.anything() });
+    const statements = roleStatements(base.json, props.Role['Fn::GetAtt'][0]);
+    const put = statements.find((st) => st.actions.includes('events:PutEvents'))!;
+    expect(put.resources).toEqual([{ 'Fn::GetAtt': [bus, 'Arn'] }]);
+    const ddb = statements.flatMap((st) => st.actions).filter((a) => a.startsWith('dynamodb:')).sort();
+    expect(ddb).toEqual(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams']);
+    expect(base.json.Outputs!.ChangeEventBusName!.Value).toEqual({ Ref: bus });
+  });
+});
+
 describe('functions', () => {
-  test('six functions behind the API and the horizon job, on nodejs24.x / arm64 with ESM bundles (index.handler)', () => {
+  test('six functions behind the API, the horizon job and the change publisher, on nodejs24.x / arm64 with ESM bundles', () => {
     const fns = resourcesOfType(base.json, 'AWS::Lambda::Function');
-    expect(fns).toHaveLength(7);
+    expect(fns).toHaveLength(8);
     const job = logicalId(base.stack, base.stack.horizon.fn);
+    const publisher = logicalId(base.stack, base.stack.changeEvents.fn);
     expect(base.json.Resources[job]!.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler',
       Timeout: 900, ReservedConcurrentExecutions: 1 });
+    expect(base.json.Resources[publisher]!.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'],
+      Handler: 'index.handler', Timeout: 30 });
     for (const [id, fn] of fns) {
-      if (id === job) continue;
+      if (id === job || id === publisher) continue;
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(512);
       expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(5);
