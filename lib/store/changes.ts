@@ -177,12 +177,16 @@ export function changeLogItems(numbers: Numbers, changes: RecordChange[]): Trans
 /** Marks the numbers of a write whose transaction was refused as void, so readers need not wait at them. */
 export async function voidNumbers(numbers: Numbers, count: number): Promise<void> {
   const expires = expiresAt(numbers.at);
-  await Promise.all(Array.from({ length: count }, (_, i) => db().send(new PutCommand({
-    TableName: table(), Item: { ...changeKey(numbers.first + i), void: true, at: numbers.at, expires },
-    ConditionExpression: 'attribute_not_exists(PK)',
-  })).catch(() => {
-    // Best effort: without the mark, readers wait up to SETTLE_MS at this number.
-  })));
+  await Promise.all(Array.from({ length: count }, async (_, i) => {
+    try {
+      await db().send(new PutCommand({
+        TableName: table(), Item: { ...changeKey(numbers.first + i), void: true, at: numbers.at, expires },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      }));
+    } catch {
+      // Best effort: without the mark, readers wait up to SETTLE_MS at this number.
+    }
+  }));
 }
 
 /** The counter item: the last number handed out and the first number of each day kept. */

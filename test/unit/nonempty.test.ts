@@ -4,7 +4,7 @@
  * does when its counter condition fails, and a rebuild that finds its count item moved.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { setClient } from '../../lib/store/client.js';
 import { LinkConflict, VersionConflict } from '../../lib/store/errors.js';
@@ -120,7 +120,11 @@ describe('with a mocked DynamoDB (error paths)', () => {
   const ddb = mockClient(DynamoDBDocumentClient);
   beforeAll(() => setClient(DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'local' }))));
   afterAll(() => setClient(null));
-  beforeEach(() => ddb.reset());
+  beforeEach(() => {
+    ddb.reset();
+    // The change log's numbers (lib/store/changes.ts), taken before every record write's transaction.
+    ddb.on(UpdateCommand).resolves({ Attributes: { n: 1, d20260101: 1 } });
+  });
 
   const venue = { PK: 'POST#5', SK: 'POST', id: 5, v: 3, slug: 'hall', kind: 'venue', status: 'publish', linked: 2 };
   const cancelled = () => Object.assign(new Error('cancelled'), { name: 'TransactionCanceledException',
