@@ -6,6 +6,7 @@
  */
 import { DynamoDBClient, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
+import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { handler, setEventBridgeClient } from '../../functions/publish-changes.js';
@@ -98,6 +99,9 @@ describe('change events on EventBridge', () => {
     expect(await handler({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: records[13]!.dynamodb!.SequenceNumber }] });
     bus.reset();
     bus.on(PutEventsCommand).rejects(new Error('EventBridge is down'));
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(await handler({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('EventBridge is down'));
+    logged.mockRestore();
   });
 });
