@@ -1,8 +1,8 @@
 /**
- * GET /changes (contract §16): the change log read from a cursor, in number order, never past a number that may still
- * commit (lib/store/changes.ts), each entry as its caller sees it — a record that
- * becomes readable to them reads "created", one that stops being readable "deleted", trash and deletion "deleted" for
- * everyone — and entries about records they could read neither before nor after left out.
+ * GET /changes (contract §16): the change log read from a cursor, in number order, never passing a number that may
+ * still commit (lib/store/changes.ts), each entry as its caller sees it — a record that becomes readable to them reads
+ * "created", one that stops being readable "deleted", trash and deletion "deleted" for everyone — and entries about
+ * records they could read neither before nor after left out.
  */
 import { canRead } from '../auth/access.js';
 import { config } from '../config.js';
@@ -10,7 +10,9 @@ import type { RequestContext } from '../http/context.js';
 import { ApiError } from '../http/errors.js';
 import { json, type HttpResult } from '../http/response.js';
 import { encodeCursor, MAX_PENDING, type ChangesParams, type Cursor } from '../routes/changes.js';
-import { dayOf, readChangeCounter, readChanges, readChangesAt, readChangesDown, SETTLE_MS, type Audience, type ChangeEntry, type ChangeKind } from '../store/changes.js';
+import {
+  dayOf, readChangeCounter, readChanges, readChangesAt, readChangesDown, SETTLE_MS, type Audience, type ChangeEntry, type ChangeKind,
+} from '../store/changes.js';
 import type { Caller } from '../auth/caller.js';
 import { knownUserId } from '../store/users.js';
 
@@ -101,7 +103,10 @@ export async function listChanges(ctx: RequestContext<ChangesParams>): Promise<H
   while (!stopped && changes.length < perPage && at < n && budget > 0) {
     const entries = await readChanges(at, n, Math.min(budget, perPage - changes.length));
     // The numbers up to n that are not there are in flight (or never commit): the next read goes on from here.
-    if (entries.length === 0) break;
+    if (entries.length === 0) {
+      stopped = true;
+      break;
+    }
     for (const e of entries) {
       if (e.seq > at + 1 && now - e.at <= SETTLE_MS) {
         // A gap below a recent entry may still fill: its numbers wait in the cursor, or the read stops before it.
@@ -117,5 +122,6 @@ export async function listChanges(ctx: RequestContext<ChangesParams>): Promise<H
       show(e);
     }
   }
+  // More is waiting only when this page filled up (or its reading budget ran out) before the newest number.
   return json(200, { changes, next_cursor: encodeCursor({ seq: at, issued, pending }), more: !stopped && at < n });
 }
