@@ -21,8 +21,8 @@ const termFilter = <N extends 'categories' | 'tags'>(name: N, kind: 'category' |
   resolving(param(name, 'query', `${kind} ids or slugs; events in any of them`, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
     (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))), kind);
 
-export const eventListParams = [
-  page, perPage,
+/** The filters of /events: every list parameter but paging (the feed takes them too, contract §14). */
+const eventFilterParams = [
   dateFilter('start_date', 'events that start on or after this day'),
   dateFilter('end_date', 'events that end on or before this day'),
   dateFilter('starts_before', 'events that start before this day'),
@@ -54,7 +54,9 @@ export const eventListParams = [
   passwordRead,
   translationLanguage,
 ] as const;
+export const eventListParams = [page, perPage, ...eventFilterParams] as const;
 export type EventListParams = ParamValues<typeof eventListParams>;
+export type EventFilterParams = ParamValues<typeof eventFilterParams>;
 
 /** A venue: 0, null or "" clears; an id or {id} links; an object creates or reuses one (contract §7). */
 function parseVenueInput(v: unknown): LinkInput {
