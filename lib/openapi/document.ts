@@ -76,6 +76,9 @@ const INFO = deepFreeze({
     'response carries X-Content-Type-Options: nosniff and Content-Language, and any origin may read it (CORS).',
     'Lists send X-TEC-Total, X-TEC-TotalPages and a Link header; single-record GETs and writes send an ETag that',
     'writes may check with If-Match.',
+    '',
+    'Feeds: GET /events.ics (the /events filters, all pages up to limit) and GET /events/{id}.ics answer',
+    'text/calendar; charset=utf-8 (RFC 5545), for calendar applications to subscribe to (webcal://). Their errors are JSON.',
   ].join('\n'),
   contact: { name: 'Calendar Events API maintainers' },
   license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
@@ -219,9 +222,9 @@ const COMMON_HEADERS: Json = {
   'X-Content-Type-Options': headerRef('X-Content-Type-Options'),
 };
 
-/** Whether a successful response carries the record's ETag: single records, except after a permanent delete. */
+/** Whether a successful response carries the record's ETag: single records (not feeds), except after a permanent delete. */
 const sendsETag = (route: RouteSpec, op: OperationSpec): boolean =>
-  route.group !== 'root' && !isList(op) && (op.method !== 'DELETE' || TRASHABLE.has(route.group));
+  route.group !== 'root' && !isList(op) && !op.mediaType && (op.method !== 'DELETE' || TRASHABLE.has(route.group));
 
 function successResponse(route: RouteSpec, op: OperationSpec): Json {
   const name = responseSchemaName(op.response);
@@ -229,6 +232,7 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   let description: string;
   if (route.group === 'root') description = COMPONENT_SCHEMAS[name]!.description ?? name;
   else if (op.success === 201) description = `Created: the new ${kind}`;
+  else if (op.mediaType) description = COMPONENT_SCHEMAS[name]!.description ?? name;
   else if (op.method === 'GET') description = isList(op) ? `A page of ${route.group}` : `The ${kind}`;
   else if (op.method === 'DELETE') {
     description = TRASHABLE.has(route.group)
@@ -244,7 +248,7 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   if (sendsETag(route, op)) headers.ETag = headerRef('ETag');
   if (op.success === 201) headers.Location = headerRef('Location');
   Object.assign(headers, COMMON_HEADERS);
-  return { description, headers, content: { 'application/json': { schema: ref(name) } } };
+  return { description, headers, content: { [op.mediaType ?? 'application/json']: { schema: ref(name) } } };
 }
 
 function badRequestDescription(route: RouteSpec, op: OperationSpec): string {

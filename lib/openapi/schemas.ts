@@ -79,6 +79,9 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
   CategoryList: termListEnvelope('categories', 'categories'),
   TagList: termListEnvelope('tags', 'tags'),
 
+  Calendar: str('An iCalendar document (RFC 5545): VERSION:2.0, METHOD:PUBLISH, one VTIMEZONE per zone used, a VEVENT per event '
+    + '(a series: one VEVENT with RRULE/RDATE/EXDATE, plus one with RECURRENCE-ID per occurrence edited on its own)'),
+
   Error: obj({
     code: str('machine-readable error code, e.g. rest_invalid_param or rest-event-not-found'),
     message: str('short English explanation saying what to change'),

@@ -115,6 +115,8 @@ export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam
   errors: number[];
   /** Component schema name of the success body, e.g. "Event" or "EventList". */
   response: string;
+  /** Media type of the success body when it is not JSON (the feeds' text/calendar). */
+  mediaType?: 'text/calendar';
 }
 
 export interface RouteSpec {

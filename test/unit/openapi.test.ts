@@ -171,14 +171,17 @@ describe('OpenAPI document', () => {
         writes += 1;
       }
     }
-    expect([reads, writes]).toEqual([16, 40]);
+    expect([reads, writes]).toEqual([18, 40]);
   });
 
   it('documents the success response with the named component and every error status with Error', () => {
     for (const { route, op } of allOperations()) {
       const responses = docOp(route, op).responses;
       const success = responses[String(op.success)];
-      expect(success.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${responseSchemaName(op.response)}` });
+      // JSON, but for the feeds (contract §14): text/calendar, errors JSON as everywhere
+      const media = route.path.endsWith('.ics') ? 'text/calendar' : 'application/json';
+      expect(Object.keys(success.content)).toEqual([media]);
+      expect(success.content[media].schema).toEqual({ $ref: `#/components/schemas/${responseSchemaName(op.response)}` });
       expect(success.description).toEqual(expect.any(String));
       for (const [status, response] of Object.entries<Json>(responses)) {
         if (Number(status) === op.success || (op.alsoCreates && status === '201')) continue;
@@ -214,6 +217,8 @@ describe('OpenAPI document', () => {
         'password-create': body,
         'password-delete': [404, ...body],
         list: trashable ? [404] : [],
+        listFeed: [],
+        getFeed: [403, 404],
         occurrences: [404],
         get: terms ? [404] : [403, 404],
         create: [403, ...body],
@@ -239,6 +244,25 @@ describe('OpenAPI document', () => {
       expect([`${op.method} ${route.path}`, (o.parameters ?? []).some((p: Json) => p.in === 'header' && p.name === 'If-Match')])
         .toEqual([`${op.method} ${route.path}`, '412' in o.responses]);
     }
+  });
+
+  it('documents the feeds: text/calendar bodies, the /events filters and limit without paging, JSON errors', () => {
+    const list = doc.paths['/events.ics'].get;
+    const one = doc.paths['/events/{id}.ics'].get;
+    expect([list.operationId, one.operationId]).toEqual(['listEventsFeed', 'getEventFeed']);
+    for (const op of [list, one]) {
+      expect(op.responses['200'].content).toEqual({ 'text/calendar': { schema: { $ref: '#/components/schemas/Calendar' } } });
+      expect(op.responses['200'].headers.ETag).toBeUndefined();
+    }
+    expect(doc.components.schemas.Calendar.type).toBe('string');
+    const names = (list.parameters as Json[]).map((p) => p.name);
+    const listNames = (doc.paths['/events'].get.parameters as Json[]).map((p) => p.name);
+    expect(names).toEqual([...listNames.filter((n) => n !== 'page' && n !== 'per_page'), 'limit']);
+    expect(list.parameters.find((p: Json) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, default: 500 });
+    expect(one.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(index.routes['/calendar/events/v1/events\\.ics']).toBeDefined();
+    expect(index.routes['/calendar/events/v1/events/(?P<id>\\d+)\\.ics']).toBeDefined();
+    expect(doc.info.description).toMatch(/text\/calendar/);
   });
 
   it('maps Category and Tag responses to Term and every response name to a component', () => {
@@ -269,7 +293,7 @@ describe('OpenAPI document', () => {
       const list = /List$/.test(op.response);
       expect('X-TEC-Total' in headers).toBe(list);
       expect('Link' in headers).toBe(list);
-      const record = route.group !== 'root' && !list;
+      const record = route.group !== 'root' && !list && op.response !== 'Calendar';
       expect([op.id, 'ETag' in headers]).toEqual([op.id, record && !(op.method === 'DELETE' && /^(categories|tags)\./.test(op.id))]);
       expect('Location' in headers).toBe(op.success === 201);
       for (const [status, response] of Object.entries<Json>(responses)) {
