@@ -235,6 +235,7 @@ export async function listedEvents(ctx: RequestContext<EventFilterParams>, windo
 }
 
 export async function listEvents(ctx: RequestContext<EventListParams>, listBase?: string): Promise<HttpResult> {
+  const feed = feedUrl(ctx);
   const page = ctx.params.page;
   const perPage = ctx.params.per_page;
   const window = eventsWindow(ctx);
@@ -256,7 +257,7 @@ export async function listEvents(ctx: RequestContext<EventListParams>, listBase?
     ...(links.previous ? { previous_rest_url: links.previous } : {}),
     total,
     total_pages: totalPages,
-  }, listHeaders(total, totalPages, links));
+  }, listHeaders(total, totalPages, links, feed));
 }
 
 /** Every status: counting a source with these measures how many candidates reading it would give. */
@@ -365,6 +366,19 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
 const asSent = (raw: unknown): string | undefined =>
   raw === undefined ? undefined : Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'object' && raw !== null
     ? Object.values(raw).map(String).join(',') : String(raw);
+
+/**
+ * The list as an iCalendar feed (contract §14), for its `Link: rel="alternate"`: GET /events.ics with the list's own
+ * parameters as sent, paging left out (the feed applies its own date defaults), and the series of an occurrences list.
+ */
+function feedUrl(ctx: RequestContext<EventListParams>): string {
+  const query = echoQuery(1, [
+    ...[...DATE_KEYS, 'strict_dates', 'search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'geoloc',
+      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, asSent(ctx.raw[k])]),
+    ['post_parent', ctx.params.post_parent],
+  ]).toString();
+  return `${ctx.apiUrl}/events.ics${query ? `?${query}` : ''}`;
+}
 
 /**
  * The normalised query that rest_url echoes (reference §5.1): dates after default-filling and rounding, every other

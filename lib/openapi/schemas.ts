@@ -172,8 +172,8 @@ export function responseSchemaName(response: string): string {
 export const COMPONENT_HEADERS = {
   'X-TEC-Total': { description: 'number of matching records, ignoring pagination', schema: { type: 'integer', minimum: 0 } },
   'X-TEC-TotalPages': { description: 'number of pages', schema: { type: 'integer', minimum: 0 } },
-  Link: { description: 'RFC 8288 links to the next and previous pages (rel="next", rel="prev"); absent when there is a single page',
-    schema: { type: 'string' } },
+  Link: { description: 'RFC 8288 links to the next and previous pages (rel="next", rel="prev"; none when there is a single page), and on '
+    + 'event lists to the same list as an iCalendar feed (rel="alternate"; type="text/calendar")', schema: { type: 'string' } },
   ETag: { description: 'the record\'s version tag, "<version>-<hash>"; send it as If-Match on a write to refuse overwriting a newer '
     + 'change. Absent when the record no longer exists (a permanent delete with force=true)', schema: { type: 'string' } },
   Location: { description: 'absolute API URL of the created record', schema: { type: 'string', format: 'uri' } },
