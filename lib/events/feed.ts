@@ -9,7 +9,7 @@
 import { canRead, listVisible } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
-import { ApiError, invalidParam } from '../http/errors.js';
+import { invalidParam } from '../http/errors.js';
 import { PAGE_BYTES } from '../http/pagination.js';
 import { calendarText, type HttpResult } from '../http/response.js';
 import type { EventFeedParams, EventItemFeedParams } from '../routes/events.js';
@@ -24,6 +24,7 @@ import { loadEmbeds } from './embed.js';
 import { calendarName, feedCalendar, type FeedEvent } from './feed-calendar.js';
 import { originalStart } from './feed-rules.js';
 import { eventsWindow, listedEvents, listTest, matchesSearch } from './list.js';
+import { readableEvent } from './operations.js';
 import { isEvent, isSeries, textOf, type EventItem } from './record.js';
 import { goneStarts } from './series.js';
 
@@ -55,11 +56,7 @@ export async function listFeed(ctx: RequestContext<EventFeedParams>): Promise<Ht
 
 /** GET /events/{id}.ics: an event, a whole series, or one occurrence (with its series' UID and a RECURRENCE-ID). */
 export async function getFeed(ctx: RequestContext<EventItemFeedParams>): Promise<HttpResult> {
-  const item = await getPost(ctx.params.id);
-  if (!isEvent(item)) throw new ApiError(404, 'rest-event-not-found', `Event with ID ${ctx.raw.id} does not exist.`);
-  if (item.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available');
-  const userId = await ctx.userId();
-  if (!canRead(ctx.caller, userId, item)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible');
+  const { item, userId } = await readableEvent(ctx);
   const locked = lockCheck(ctx.params.password);
   let events: FeedEvent[];
   if (isSeries(item)) {
