@@ -396,6 +396,16 @@ describe('GET /events.ics', () => {
     expect(clamped.text).toBe((await feed('/events.ics', CATEGORY)).text);
   });
 
+  test('a feed reads what its list reads, and per series it shows one Query and the edited occurrences the list did not read', async () => {
+    const meter = (res: { headers: Headers }) => Number(/requests=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    const json = await api('/events', { query: { ...CATEGORY, per_page: 50 } });
+    const ics = (await feed('/events.ics', CATEGORY)).res;
+    // Two series here: their partitions (2 Queries), their records (1 BatchGetItem), the weekly series' edited occurrences
+    // that the list leaves out (1 BatchGetItem: the one without the category, the draft).
+    expect(meter(ics)).toBeGreaterThan(0);
+    expect(meter(ics)).toBeLessThanOrEqual(meter(json) + 4);
+  });
+
   test('paging parameters are not the feed\'s; other invalid parameters are 400 in the JSON error shape', async () => {
     expect((await feed('/events.ics', { ...CATEGORY, page: 99, per_page: 1 })).text).toBe((await feed('/events.ics', CATEGORY)).text);
     const bad = await api('/events.ics', { query: { start_date: 'not a date at all' } });
