@@ -23,7 +23,7 @@ import type { Wall } from '../time/format.js';
 import { loadEmbeds } from './embed.js';
 import { calendarName, feedCalendar, type FeedEvent } from './feed-calendar.js';
 import { originalStart } from './feed-rules.js';
-import { eventsWindow, listedEvents, listTest, matchesSearch } from './list.js';
+import { listedEvents, listTest, matchesSearch } from './list.js';
 import { readableEvent } from './operations.js';
 import { isEvent, isSeries, textOf, type EventItem } from './record.js';
 import { goneStarts } from './series.js';
@@ -39,8 +39,7 @@ interface Visibility {
 
 /** GET /events.ics */
 export async function listFeed(ctx: RequestContext<EventFeedParams>): Promise<HttpResult> {
-  const window = eventsWindow(ctx, new Date(Date.now() - FEED_START_DAYS * 86_400_000));
-  const { items } = await listedEvents(ctx, window, 1, ctx.params.limit);
+  const { items } = await listedEvents(ctx, 1, ctx.params.limit, new Date(Date.now() - FEED_START_DAYS * 86_400_000));
   // (read after the list, which turns post_parent into the series, or into `include` for a single event)
   const p = ctx.params;
   const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
@@ -106,14 +105,13 @@ async function seriesEvents(series: EventItem, shows: EventItem, visible: Visibi
   locked: (item: EventItem) => boolean): Promise<FeedEvent[]> {
   const entries = await readSource(seriesSource(series.id), {});
   const unread = entries.filter((e) => e.edited && !known.has(e.id)).map((e) => postKey(e.id));
-  const records = new Map(known);
-  for (const record of (await batchGet(unread)).filter(isEvent)) records.set(record.id, record);
+  const read = new Map((await batchGet(unread)).filter(isEvent).map((r) => [r.id, r]));
   const seriesText = visible.text(series);
   const hidden: Wall[] = goneStarts(series);
   const edited: FeedEvent[] = [];
   for (const entry of entries) {
     // An occurrence that set nothing of its own has its series' dates, text and password.
-    const record = entry.edited ? records.get(entry.id) : undefined;
+    const record = entry.edited ? known.get(entry.id) ?? read.get(entry.id) : undefined;
     if (entry.edited && record?.series !== series.id) continue; // (deleted or moved since the entry was read)
     const orig = record?.orig ?? originalStart(entry.startUtc, series);
     if (!visible.entry(entry) || !(record ? visible.text(record) : seriesText)) hidden.push(orig);

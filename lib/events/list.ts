@@ -54,7 +54,7 @@ const anyOf = (wanted: number[] | undefined, have: number[] | number | undefined
   !wanted || (Array.isArray(have) ? have : have === undefined ? [] : [have]).some((id) => wanted.includes(id));
 
 /** Whether the caller may see a password-protected event's content: they sent its password. */
-export const unlocked = (ctx: RequestContext<{ password?: string }>, item: EventItem): boolean =>
+const unlocked = (ctx: RequestContext<EventFilterParams>, item: EventItem): boolean =>
   typeof ctx.params.password === 'string' && item.pw !== undefined && checkPassword(ctx.params.password, item.pw);
 
 /**
@@ -194,7 +194,7 @@ async function seriesOf(id: number): Promise<number | null> {
 }
 
 /** The date window of a list (null with `include`, which ignores dates); `defaultStart` replaces the list's default start. */
-export function eventsWindow(ctx: RequestContext<EventFilterParams>, defaultStart?: Date): ListWindow | null {
+function eventsWindow(ctx: RequestContext<EventFilterParams>, defaultStart?: Date): ListWindow | null {
   if (ctx.params.include) return null;
   return listWindow({
     ...Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]])),
@@ -204,11 +204,12 @@ export function eventsWindow(ctx: RequestContext<EventFilterParams>, defaultStar
 }
 
 /**
- * The events one page of a list shows its caller, in start order, with the list's total: what GET /events shows, and the
- * first `limit` entries of a feed (lib/events/feed.ts). A page past the last one is a 404.
+ * The events one page of a list shows its caller, in start order, with the list's total and date window: what GET
+ * /events shows, and the first `limit` entries of a feed (lib/events/feed.ts), whose `defaultStart` differs. A page past
+ * the last one is a 404.
  */
-export async function listedEvents(ctx: RequestContext<EventFilterParams>, window: ListWindow | null, page: number, perPage: number):
-  Promise<{ total: number; items: EventItem[] }> {
+export async function listedEvents(ctx: RequestContext<EventFilterParams>, page: number, perPage: number, defaultStart?: Date):
+  Promise<{ total: number; items: EventItem[]; window: ListWindow | null }> {
   // No list shows a series half rewritten (contract §13): it waits while one is (lib/store/series.ts).
   await untilSeriesWhole();
   if (ctx.params.post_parent !== undefined) {
@@ -217,12 +218,11 @@ export async function listedEvents(ctx: RequestContext<EventFilterParams>, windo
     else ctx.params.post_parent = series;
   }
   const p = ctx.params;
-  // (post_parent of a single event became `include`, which ignores dates)
-  const dates = p.include ? null : window;
+  const window = eventsWindow(ctx, defaultStart);
   const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
-  const accept = listTest(ctx, dates, userId);
-  const counted = dates ? await countedPage(ctx, dates, page, perPage, userId) : null;
-  const { total, slice, full } = counted ?? await filteredList(ctx, dates, accept, page, perPage);
+  const accept = listTest(ctx, window, userId);
+  const counted = window ? await countedPage(ctx, window, page, perPage, userId) : null;
+  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept, page, perPage);
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
@@ -231,22 +231,21 @@ export async function listedEvents(ctx: RequestContext<EventFilterParams>, windo
   // longer passes the list's own tests (deleted, trashed, unpublished, hidden, moved…) is left out rather than shown
   // to a reader who may not see it (contract §4).
   const searched = p.search !== undefined ? queryWords(p.search) : null;
-  return { total, items: fetched.filter((item) => accept(entryOf(item)) && (!searched || matchesSearch(item, ctx, searched))) };
+  return { total, window, items: fetched.filter((item) => accept(entryOf(item)) && (!searched || matchesSearch(item, ctx, searched))) };
 }
 
 export async function listEvents(ctx: RequestContext<EventListParams>, listBase?: string): Promise<HttpResult> {
   const feed = feedUrl(ctx);
   const page = ctx.params.page;
   const perPage = ctx.params.per_page;
-  const window = eventsWindow(ctx);
-  const { total, items } = await listedEvents(ctx, window, page, perPage);
+  const { total, items, window } = await listedEvents(ctx, page, perPage);
   const totalPages = Math.ceil(total / perPage);
   const embeds = await loadEmbeds(items, ctx);
   const events = serializePage(items, (item) => {
     return serializeEvent(item, ctx, embeds, { blank: Boolean(item.pw) && !unlocked(ctx, item) });
   });
 
-  const query = echoEvents(ctx, ctx.params.include ? null : window);
+  const query = echoEvents(ctx, window);
   const base = listBase ?? `${ctx.apiUrl}/events/`;
   const restUrl = query.toString() ? `${base}?${query}` : base;
   const links = pageLinks(base, query, page, totalPages);
