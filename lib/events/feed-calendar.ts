@@ -82,7 +82,8 @@ function vevent(event: FeedEvent, embeds: Embedded, ctx: RequestContext): ICalEv
  * DTSTART and DTEND: date-times in the zone's TZID (or UTC); all-day events as dates, the end exclusive. An all-day
  * occurrence of a timed series keeps the series' zone, which its RECURRENCE-ID is written in.
  */
-function times(record: EventItem, tzid: string | null, seriesAllDay: boolean): { start: Date; end: Date; timezone: string | null; allDay?: true } {
+function times(record: EventItem, tzid: string | null, seriesAllDay: boolean):
+  { start: Date; end: Date; timezone: string | null; allDay?: true } {
   if (!record.allDay) return { start: at(record.startUtc, tzid), end: at(record.endUtc, tzid), timezone: tzid };
   const zone = seriesAllDay ? null : tzid;
   return { allDay: true, start: day(record.start, zone), end: day(record.end, zone, 1), timezone: zone };
