@@ -1,4 +1,5 @@
 /** Lambda handler for the /events routes. */
+import { getFeed, listFeed } from '../lib/events/feed.js';
 import { listEvents, listOccurrences } from '../lib/events/list.js';
 import { createEvent, deleteEvent, getEvent, updateEvent } from '../lib/events/operations.js';
 import { createGroupHandler } from '../lib/http/handler.js';
@@ -8,6 +9,8 @@ import { pipelineStore } from '../lib/http/pipeline-store.js';
 export const handler = createGroupHandler('events', eventRoutes, {
   'events.list': (ctx) => listEvents(ctx),
   'events.occurrences': listOccurrences,
+  'events.listFeed': listFeed,
+  'events.getFeed': getFeed,
   'events.create': createEvent,
   'events.get': getEvent,
   'events.getBySlug': getEvent,

@@ -53,14 +53,16 @@ export const BUNDLE = {
  * Packages a function loads only when a request needs them (lib/lazy-module.ts), bundled as files of their own next to
  * the handler: chrono-node (about 45 KB) for dates written as phrases, the Lambda client (about 70 KB) with which the
  * root function forwards a path spelt in another letter case, and htmlparser2 and entities (about 55 KB) for
- * sanitising and decoding HTML (writes, search, JSON-LD). Most requests need none of them, so most cold starts never
- * load them.
+ * sanitising and decoding HTML (writes, search, JSON-LD), ical-generator and timezones-ical-library (about 65 KB) for the
+ * iCalendar feeds. Most requests need none of them, so most cold starts never load them.
  */
 export const SIDE_BUNDLES = [
   { pkg: 'chrono-node', entry: 'lib/time/lazy/chrono-node-entry.ts', outputFile: 'chrono.cjs' },
   { pkg: '@aws-sdk/client-lambda', entry: 'lib/aws/lazy/client-lambda-entry.ts', outputFile: 'lambda.cjs' },
   { pkg: 'htmlparser2', entry: 'lib/text/lazy/htmlparser2-entry.ts', outputFile: 'htmlparser2.cjs' },
   { pkg: 'entities', entry: 'lib/text/lazy/entities-entry.ts', outputFile: 'entities.cjs' },
+  { pkg: 'ical-generator', entry: 'lib/events/lazy/ical-generator-entry.ts', outputFile: 'ical-generator.cjs' },
+  { pkg: 'timezones-ical-library', entry: 'lib/events/lazy/timezones-ical-library-entry.ts', outputFile: 'vtimezones.cjs' },
 ] as const;
 
 /**
@@ -72,6 +74,8 @@ const LAZY_ALIAS = {
   '@aws-sdk/client-lambda': './lib/aws/lazy/client-lambda.ts',
   htmlparser2: './lib/text/lazy/htmlparser2.ts',
   entities: './lib/text/lazy/entities.ts',
+  'ical-generator': './lib/events/lazy/ical-generator.ts',
+  'timezones-ical-library': './lib/events/lazy/timezones-ical-library.ts',
 } as const;
 const HANDLER_ALIAS = { ...BUNDLE.alias, ...LAZY_ALIAS };
 

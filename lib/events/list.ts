@@ -6,7 +6,7 @@ import { countableStatuses, listVisible, ownAndPublished } from '../auth/access.
 import { checkPassword } from '../auth/password.js';
 import { config } from '../config.js';
 import type { RequestContext } from '../http/context.js';
-import type { EventListParams } from '../routes/events.js';
+import type { EventFilterParams, EventListParams } from '../routes/events.js';
 import { ApiError } from '../http/errors.js';
 import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagination.js';
 import { json, type HttpResult } from '../http/response.js';
@@ -34,7 +34,7 @@ import { serializeEvent } from './serialize.js';
  * The link filter to read a list from: the one whose records link the fewest events, as counted on the records the
  * request resolved (a term named by slug has no count read; without counts, venue, organizer, categories, tags).
  */
-async function linkFilter(p: EventListParams): Promise<{ kind: LinkKind; ids: number[] } | null> {
+async function linkFilter(p: EventFilterParams): Promise<{ kind: LinkKind; ids: number[] } | null> {
   const present = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
     .filter((f): f is readonly [LinkKind, number[]] => f[1] !== undefined)
     .map(([kind, ids]) => ({ kind, ids }));
@@ -54,14 +54,14 @@ const anyOf = (wanted: number[] | undefined, have: number[] | number | undefined
   !wanted || (Array.isArray(have) ? have : have === undefined ? [] : [have]).some((id) => wanted.includes(id));
 
 /** Whether the caller may see a password-protected event's content: they sent its password. */
-const unlocked = (ctx: RequestContext<EventListParams>, item: EventItem): boolean =>
+const unlocked = (ctx: RequestContext<EventFilterParams>, item: EventItem): boolean =>
   typeof ctx.params.password === 'string' && item.pw !== undefined && checkPassword(ctx.params.password, item.pw);
 
 /**
  * Whether an event matches the search words in the request's language. A password-protected event the caller has
  * not unlocked is matched on its title only: its hidden text must not be probed by searching (contract §4).
  */
-function matchesSearch(item: EventItem, ctx: RequestContext<EventListParams>, words: string[]): boolean {
+export function matchesSearch(item: EventItem, ctx: RequestContext<EventFilterParams>, words: string[]): boolean {
   const shown = item.pw && !unlocked(ctx, item) ? (['title'] as const) : (['title', 'excerpt', 'description'] as const);
   return matchesWords(words, shown.map((f) => (f === 'title' ? textOf(item, ctx.lang, f) : htmlToText(textOf(item, ctx.lang, f)))));
 }
@@ -72,8 +72,9 @@ const entryOf = (item: EventItem): EventIndexEntry => ({
   venue: item.venue, organizers: item.organizers, categories: item.categories, tags: item.tags, hidden: item.hidden, series: item.series,
 });
 
-/** Everything a list asks of one event, except search: the window, visibility to the caller and the filters. */
-function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | null, userId: number | null): (e: EventIndexEntry) => boolean {
+/** Everything a list asks of one event, except search: the window (none: any date), visibility to the caller and the filters. */
+export function listTest(ctx: RequestContext<EventFilterParams>, window: ListWindow | null, userId: number | null):
+  (e: EventIndexEntry) => boolean {
   const p = ctx.params;
   const statuses = p.status;
   const featured = p.featured;
@@ -93,7 +94,7 @@ function listTest(ctx: RequestContext<EventListParams>, window: ListWindow | nul
  * (every listed event), or exactly one record of one link filter, or `featured=true`, or a search for one word
  * (lib/store/words.ts). Null for any other list.
  */
-function countedSource(ctx: RequestContext<EventListParams>): EventSource | null {
+function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | null {
   const p = ctx.params;
   if (p.featured === false) return null;
   const links = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
@@ -125,7 +126,7 @@ const flip = (b: Bound): Bound => ({ utc: b.utc, inclusive: !b.inclusive });
  * With "ends after A", the events starting from A on are counted like any window, and those that start before A but
  * are still running at A come from runningPast, which reads only events that can be (they precede the others).
  */
-async function countedPage(ctx: RequestContext<EventListParams>, window: ListWindow, page: number, perPage: number,
+async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListWindow, page: number, perPage: number,
   userId: number | null): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
   const source = countedSource(ctx);
@@ -192,7 +193,23 @@ async function seriesOf(id: number): Promise<number | null> {
   return item.series ?? (isSeries(item) ? item.id : null);
 }
 
-export async function listEvents(ctx: RequestContext<EventListParams>, listBase?: string): Promise<HttpResult> {
+/** The date window of a list (null with `include`, which ignores dates); `defaultStart` replaces the list's default start. */
+function eventsWindow(ctx: RequestContext<EventFilterParams>, defaultStart?: Date): ListWindow | null {
+  if (ctx.params.include) return null;
+  return listWindow({
+    ...Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]])),
+    strict: ctx.params.strict_dates === true,
+    defaultStart,
+  }, config().siteTimezone);
+}
+
+/**
+ * The events one page of a list shows its caller, in start order, with the list's total and date window: what GET
+ * /events shows, and the first `limit` entries of a feed (lib/events/feed.ts), whose `defaultStart` differs. A page past
+ * the last one is a 404.
+ */
+export async function listedEvents(ctx: RequestContext<EventFilterParams>, page: number, perPage: number, defaultStart?: Date):
+  Promise<{ total: number; items: EventItem[]; window: ListWindow | null }> {
   // No list shows a series half rewritten (contract §13): it waits while one is (lib/store/series.ts).
   await untilSeriesWhole();
   if (ctx.params.post_parent !== undefined) {
@@ -201,18 +218,11 @@ export async function listEvents(ctx: RequestContext<EventListParams>, listBase?
     else ctx.params.post_parent = series;
   }
   const p = ctx.params;
-  const page = p.page;
-  const perPage = p.per_page;
-  const include = p.include;
-  const window = include ? null : listWindow({
-    ...Object.fromEntries(DATE_KEYS.filter((k) => ctx.raw[k] !== undefined).map((k) => [k, ctx.raw[k]])),
-    strict: p.strict_dates === true,
-  }, config().siteTimezone);
+  const window = eventsWindow(ctx, defaultStart);
   const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
   const accept = listTest(ctx, window, userId);
   const counted = window ? await countedPage(ctx, window, page, perPage, userId) : null;
-  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept);
-  const totalPages = Math.ceil(total / perPage);
+  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept, page, perPage);
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
@@ -221,7 +231,15 @@ export async function listEvents(ctx: RequestContext<EventListParams>, listBase?
   // longer passes the list's own tests (deleted, trashed, unpublished, hidden, moved…) is left out rather than shown
   // to a reader who may not see it (contract §4).
   const searched = p.search !== undefined ? queryWords(p.search) : null;
-  const items = fetched.filter((item) => accept(entryOf(item)) && (!searched || matchesSearch(item, ctx, searched)));
+  return { total, window, items: fetched.filter((item) => accept(entryOf(item)) && (!searched || matchesSearch(item, ctx, searched))) };
+}
+
+export async function listEvents(ctx: RequestContext<EventListParams>, listBase?: string): Promise<HttpResult> {
+  const feed = feedUrl(ctx);
+  const page = ctx.params.page;
+  const perPage = ctx.params.per_page;
+  const { total, items, window } = await listedEvents(ctx, page, perPage);
+  const totalPages = Math.ceil(total / perPage);
   const embeds = await loadEmbeds(items, ctx);
   const events = serializePage(items, (item) => {
     return serializeEvent(item, ctx, embeds, { blank: Boolean(item.pw) && !unlocked(ctx, item) });
@@ -238,7 +256,7 @@ export async function listEvents(ctx: RequestContext<EventListParams>, listBase?
     ...(links.previous ? { previous_rest_url: links.previous } : {}),
     total,
     total_pages: totalPages,
-  }, listHeaders(total, totalPages, links));
+  }, listHeaders(total, totalPages, links, feed));
 }
 
 /** Every status: counting a source with these measures how many candidates reading it would give. */
@@ -256,14 +274,14 @@ async function startRange(window: ListWindow): Promise<{ startFrom?: string; sta
 }
 
 /** The sources a search reads candidates from: each query word's term (the password-holder's also finds hidden text). */
-const searchSources = (ctx: RequestContext<EventListParams>, words: string[]): EventSource[] =>
+const searchSources = (ctx: RequestContext<EventFilterParams>, words: string[]): EventSource[] =>
   words.map((w) => wordSource(termOf(w).term, ctx.lang, typeof ctx.params.password === 'string'));
 
 /**
  * The series whose text holds `term` (their index, and those whose index may be behind or that are indexed whole,
  * checked on their records against the search words): their occurrences with that text are found through them.
  */
-async function seriesMatching(ctx: RequestContext<EventListParams>, term: string, words: string[], starts: { from?: string; to?: string }):
+async function seriesMatching(ctx: RequestContext<EventFilterParams>, term: string, words: string[], starts: { from?: string; to?: string }):
   Promise<number[]> {
   const { indexed, check } = await seriesWithTerm(term, ctx.lang, typeof ctx.params.password === 'string', starts);
   if (check.length === 0) return indexed;
@@ -285,7 +303,7 @@ async function rarest(sources: EventSource[], range: { startFrom?: string; start
  * Events too large for the word index that match the search in the window: every search reads them (few calendars
  * have any), from their records.
  */
-async function unindexedMatches(ctx: RequestContext<EventListParams>, range: { startFrom?: string; startTo?: string },
+async function unindexedMatches(ctx: RequestContext<EventFilterParams>, range: { startFrom?: string; startTo?: string },
   accept: (e: EventIndexEntry) => boolean, words: string[]): Promise<EventItem[]> {
   const entries = (await unindexedEvents(range.startFrom ?? '0000', range.startTo ?? '9999')).filter(accept);
   if (entries.length === 0) return [];
@@ -298,11 +316,9 @@ async function unindexedMatches(ctx: RequestContext<EventListParams>, range: { s
  * entries, the rarest search word's entries, or the window itself) are read, filtered and counted; with a search or
  * filters the candidates do not carry, their records are read too and kept for the page.
  */
-async function filteredList(ctx: RequestContext<EventListParams>, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean):
-  Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
+async function filteredList(ctx: RequestContext<EventFilterParams>, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean,
+  page: number, perPage: number): Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
   const p = ctx.params;
-  const page = p.page;
-  const perPage = p.per_page;
   const words = p.search !== undefined ? queryWords(p.search) : null;
   let entries: EventIndexEntry[];
   const full = new Map<number, EventItem>();
@@ -349,6 +365,19 @@ async function filteredList(ctx: RequestContext<EventListParams>, window: ListWi
 const asSent = (raw: unknown): string | undefined =>
   raw === undefined ? undefined : Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'object' && raw !== null
     ? Object.values(raw).map(String).join(',') : String(raw);
+
+/**
+ * The list as an iCalendar feed (contract §14), for its `Link: rel="alternate"`: GET /events.ics with the list's own
+ * parameters as sent, paging left out (the feed applies its own date defaults), and the series of an occurrences list.
+ */
+function feedUrl(ctx: RequestContext<EventListParams>): string {
+  const query = echoQuery(1, [
+    ...[...DATE_KEYS, 'strict_dates', 'search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'geoloc',
+      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, asSent(ctx.raw[k])]),
+    ['post_parent', ctx.params.post_parent],
+  ]).toString();
+  return `${ctx.apiUrl}/events.ics${query ? `?${query}` : ''}`;
+}
 
 /**
  * The normalised query that rest_url echoes (reference §5.1): dates after default-filling and rounding, every other

@@ -42,11 +42,17 @@ async function load(ctx: RequestContext<RecordRefParams>, consistent = false): P
   return item;
 }
 
-export async function getEvent(ctx: RequestContext<EventReadParams>): Promise<HttpResult> {
+/** The event a read addresses, when its caller may read it: else 404, or 403 when it is trashed or not theirs to see. */
+export async function readableEvent(ctx: RequestContext<RecordRefParams>): Promise<{ item: EventItem; userId: number | null }> {
   const item = await load(ctx);
   if (item.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available');
   const userId = await ctx.userId();
   if (!canRead(ctx.caller, userId, item)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible');
+  return { item, userId };
+}
+
+export async function getEvent(ctx: RequestContext<EventReadParams>): Promise<HttpResult> {
+  const { item, userId } = await readableEvent(ctx);
   if (item.pw) {
     const byEdit = ctx.params.context === 'edit' && canEdit(ctx.caller, userId, item);
     const byPassword = ctx.params.password !== undefined && checkPassword(ctx.params.password, item.pw);

@@ -87,7 +87,7 @@ export const textOf = (item: Translated<EventText>, lang: Language, field: keyof
 export const eventFacts = (e: EventItem): LinkFacts => ({
   id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
   hidden: e.hidden || isSeries(e), venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
-  ...(e.series !== undefined ? { series: e.series, ...(inheritsText(e) ? { inh: true } : {}) } : {}),
+  ...(e.series !== undefined ? { series: e.series, ...(inheritsText(e) ? { inh: true } : {}), ...(e.own?.length ? { edited: true } : {}) } : {}),
 });
 
 /** The byStart index entry: absent for events hidden from listings, so lists never read them. */

@@ -136,7 +136,7 @@ export function parseLine(raw: unknown): RecurrenceLine {
 }
 
 /** The rule's canonical text (no DTSTART), as responses show it. */
-function ruleText(rule: Partial<Options>): string {
+export function ruleText(rule: Partial<Options>): string {
   return RRule.optionsToString({ ...rule, dtstart: null }).replace(/^RRULE:/, '').replace(/([=,])\+/g, '$1');
 }
 
@@ -285,10 +285,21 @@ export interface SeriesTiming {
 }
 
 const floating = (wall: Wall): Date => new Date(`${wall.replace(' ', 'T')}Z`);
+
+/**
+ * A rule's UNTIL as the last wall in the series' zone that it allows: UNTIL in UTC (…Z) is an instant, so that instant's
+ * wall; a date, the end of that day; a date-time without zone, itself. Undefined when the rule has no UNTIL.
+ */
+export function untilWall(rrule: Extract<RecurrenceLine, { kind: 'RRULE' }>, tz: string): Wall | undefined {
+  if (!rrule.rule.until) return undefined;
+  const text = /UNTIL=([^;]+)/i.exec(rrule.text)![1]!;
+  const wall = valueWall(text.replace(/Z$/i, ''), !/T/i.test(text), rrule.text);
+  return /Z$/i.test(text) ? utcToWall(wall, tz) : !/T/i.test(text) ? `${wall.slice(0, 10)} 23:59:59` : wall;
+}
 const wallOfFloating = (d: Date): Wall => utcWallOf(d);
 
 /** A line's values as walls in the series' zone (VALUE=DATE: that day at the series' start time, flagged). */
-function valueWalls(line: Extract<RecurrenceLine, { values: string[] }>, timing: SeriesTiming): { wall: Wall; day: boolean }[] {
+export function valueWalls(line: Extract<RecurrenceLine, { values: string[] }>, timing: SeriesTiming): { wall: Wall; day: boolean }[] {
   return line.values.map((v) => {
     if (line.date) return { wall: `${valueWall(v, true, line.text).slice(0, 10)} ${timing.start.slice(11)}`, day: true };
     const wall = valueWall(v.replace(/Z$/, ''), false, line.text);
@@ -310,13 +321,8 @@ export function expand(lines: RecurrenceLine[], timing: SeriesTiming, horizonEnd
   const rrule = lines.find((l) => l.kind === 'RRULE') as Extract<RecurrenceLine, { kind: 'RRULE' }> | undefined;
   if (rrule) {
     const options: Partial<Options> = { ...rrule.rule, dtstart: floating(timing.start), tzid: null };
-    if (rrule.rule.until) {
-      // UNTIL in UTC (…Z) is an instant: the rule runs in wall time, so it becomes that instant's wall in the zone.
-      const text = /UNTIL=([^;]+)/i.exec(rrule.text)![1]!;
-      const wall = valueWall(text.replace(/Z$/i, ''), !/T/i.test(text), rrule.text);
-      const untilWall = /Z$/i.test(text) ? utcToWall(wall, timing.tz) : !/T/i.test(text) ? `${wall.slice(0, 10)} 23:59:59` : wall;
-      options.until = floating(untilWall);
-    }
+    const until = untilWall(rrule, timing.tz);
+    if (until) options.until = floating(until);
     const rule = new RRule(options);
     const end = floating(horizonEnd);
     let n = 0;

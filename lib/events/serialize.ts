@@ -107,9 +107,13 @@ export const EVENT_SHAPE = wireShape<EventView>('An event (reference §4.1); the
 const occurrencePath = (item: EventItem): string => (item.orig === undefined ? ''
   : `${item.orig.slice(0, 10)}${item.sameDay ? `-${item.orig.slice(11, 13)}${item.orig.slice(14, 16)}` : ''}/`);
 
+/** The event's public page (contract §5, §13). */
+export const eventUrl = (item: EventItem, ctx: RequestContext): string =>
+  `${ctx.siteUrl}/event/${encodeURIComponent(item.slug)}/${occurrencePath(item)}`;
+
 /** The event as the API shows it; `blank` for a password-protected event the caller has not unlocked. */
 export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: Embedded = noEmbeds(), opts: { blank?: boolean } = {}): Json {
-  const url = `${ctx.siteUrl}/event/${encodeURIComponent(item.slug)}/${occurrencePath(item)}`;
+  const url = eventUrl(item, ctx);
   return EVENT_SHAPE.render({ item, ctx, embedded, url, gid: globalId(ctx, item.id), details: costDetails(item.cost) }, opts);
 }
 

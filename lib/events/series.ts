@@ -139,6 +139,22 @@ function keyed(origs: Wall[]): { orig: Wall; key: string; sameDay: boolean }[] {
   });
 }
 
+/**
+ * The original starts of the occurrences of a series deleted for good (`gone`, never brought back), as walls in its zone.
+ * None when its rule no longer expands within the horizon (as a regeneration would refuse it).
+ */
+export function goneStarts(series: EventItem): Wall[] {
+  if (!series.gone?.length) return [];
+  const gone = new Set(series.gone);
+  try {
+    const { starts } = expand(storedLines(series.rec), { start: series.start, tz: series.tz, allDay: series.allDay }, horizonEnd(series.tz));
+    return keyed(starts).filter((s) => gone.has(s.key)).map((s) => s.orig);
+  } catch (e) {
+    if (e instanceof ParamError) return [];
+    throw e;
+  }
+}
+
 /** The matching key of a stored occurrence among its series' stored occurrences. */
 export const occurrenceKey = (o: EventItem, all: EventItem[]): string => {
   const day = o.orig!.slice(0, 10);

@@ -34,8 +34,10 @@ export function pageLinks(base: string, query: URLSearchParams, page: number, to
   };
 }
 
-export function listHeaders(total: number, totalPages: number, links: PageLinks): Record<string, string> {
-  const link = [links.next && `<${links.next}>; rel="next"`, links.previous && `<${links.previous}>; rel="prev"`].filter(Boolean);
+/** The list headers; `feed` is the same list as an iCalendar feed (event lists, contract §14). */
+export function listHeaders(total: number, totalPages: number, links: PageLinks, feed?: string): Record<string, string> {
+  const link = [links.next && `<${links.next}>; rel="next"`, links.previous && `<${links.previous}>; rel="prev"`,
+    feed && `<${feed}>; rel="alternate"; type="text/calendar"`].filter(Boolean);
   return {
     'X-TEC-Total': String(total),
     'X-TEC-TotalPages': String(totalPages),

@@ -39,3 +39,8 @@ export function json(status: number, body: unknown, headers: Record<string, stri
     body: bodyText(body),
   };
 }
+
+/** An iCalendar feed (contract §14): the one successful body besides /doc.html that is not JSON. */
+export function calendarText(body: string): HttpResult {
+  return { statusCode: 200, headers: { 'Content-Type': 'text/calendar; charset=utf-8' }, body };
+}

@@ -77,6 +77,9 @@ const INFO = deepFreeze({
     'Lists send X-TEC-Total, X-TEC-TotalPages and a Link header. Every GET sends a strong ETag (If-None-Match with it',
     'answers 304); a single record\'s tag is what writes check with If-Match. Reads without credentials carry',
     'Cache-Control: public, max-age=N (the deployment\'s setting, default 0); reads with credentials and writes are private, no-store.',
+    '',
+    'Feeds: GET /events.ics (the /events filters, all pages up to limit) and GET /events/{id}.ics answer',
+    'text/calendar; charset=utf-8 (RFC 5545), for calendar applications to subscribe to (webcal://). Their errors are JSON.',
   ].join('\n'),
   contact: { name: 'Calendar Events API maintainers' },
   license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
@@ -235,6 +238,7 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   let description: string;
   if (route.group === 'root') description = COMPONENT_SCHEMAS[name]!.description ?? name;
   else if (op.success === 201) description = `Created: the new ${kind}`;
+  else if (op.mediaType) description = COMPONENT_SCHEMAS[name]!.description ?? name;
   else if (op.method === 'GET') description = isList(op) ? `A page of ${route.group}` : `The ${kind}`;
   else if (op.method === 'DELETE') {
     description = TRASHABLE.has(route.group)
@@ -251,7 +255,7 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   if (op.success === 201) headers.Location = headerRef('Location');
   if (op.success === 201 && takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
   Object.assign(headers, cacheHeaders(op), COMMON_HEADERS);
-  return { description, headers, content: { 'application/json': { schema: ref(name) } } };
+  return { description, headers, content: { [op.mediaType ?? 'application/json']: { schema: ref(name) } } };
 }
 
 function badRequestDescription(route: RouteSpec, op: OperationSpec): string {

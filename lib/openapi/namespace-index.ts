@@ -41,9 +41,12 @@ export interface NamespaceIndex {
 const SCHEMA_KEYWORDS = ['type', 'format', 'enum', 'items', 'oneOf', 'anyOf', 'properties', 'additionalProperties', 'minimum',
   'maximum', 'minLength', 'maxLength', 'pattern', 'maxItems', 'nullable', 'default'] as const;
 
-/** "/events/{id}" → "/calendar/events/v1/events/(?P<id>\d+)", as WordPress names routes (ids are digits only). */
+/**
+ * "/events/{id}" → "/calendar/events/v1/events/(?P<id>\d+)", as WordPress names routes (ids are digits only; a literal
+ * dot, as in "/events.ics", is escaped).
+ */
 export function routeKey(path: string, namespace: string = NAMESPACE): string {
-  const rel = path === '/' ? '' : path.replace(/\{(\w+)\}/g, (_, name: string) => `(?P<${name}>${name === 'id' ? '\\d+' : '[^/]+'})`);
+  const rel = path === '/' ? '' : path.replace(/\./g, '\\.').replace(/\{(\w+)\}/g, (_, name: string) => `(?P<${name}>${name === 'id' ? '\\d+' : '[^/]+'})`);
   return `/${namespace}${rel}`;
 }
 

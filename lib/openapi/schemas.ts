@@ -79,6 +79,9 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
   CategoryList: termListEnvelope('categories', 'categories'),
   TagList: termListEnvelope('tags', 'tags'),
 
+  Calendar: str('An iCalendar document (RFC 5545): VERSION:2.0, METHOD:PUBLISH, one VTIMEZONE per zone used, a VEVENT per event '
+    + '(a series: one VEVENT with RRULE/RDATE/EXDATE, plus one with RECURRENCE-ID per occurrence edited on its own)'),
+
   Error: obj({
     code: str('machine-readable error code, e.g. rest_invalid_param or rest-event-not-found'),
     message: str('short English explanation saying what to change'),
@@ -181,8 +184,8 @@ export function responseSchemaName(response: string): string {
 export const COMPONENT_HEADERS = {
   'X-TEC-Total': { description: 'number of matching records, ignoring pagination', schema: { type: 'integer', minimum: 0 } },
   'X-TEC-TotalPages': { description: 'number of pages', schema: { type: 'integer', minimum: 0 } },
-  Link: { description: 'RFC 8288 links to the next and previous pages (rel="next", rel="prev"); absent when there is a single page',
-    schema: { type: 'string' } },
+  Link: { description: 'RFC 8288 links to the next and previous pages (rel="next", rel="prev"; none when there is a single page), and on '
+    + 'event lists to the same list as an iCalendar feed (rel="alternate"; type="text/calendar")', schema: { type: 'string' } },
   ETag: { description: 'a strong tag that changes whenever the body would: a single record\'s is "<version>-<hash>" (send it as If-Match '
     + 'on a write to refuse overwriting a newer change; absent when the record no longer exists, after a permanent delete with '
     + 'force=true), any other body\'s "<hash>". Send it as If-None-Match on a GET to get 304 while it is current',

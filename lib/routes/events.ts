@@ -21,8 +21,8 @@ const termFilter = <N extends 'categories' | 'tags'>(name: N, kind: 'category' |
   resolving(param(name, 'query', `${kind} ids or slugs; events in any of them`, queryList(text(TEXT_LIMITS.other, { allowEmpty: true })),
     (v) => parseList(v).map((i) => (typeof i === 'number' ? i : parseString(i)))), kind);
 
-export const eventListParams = [
-  page, perPage,
+/** The filters of /events: every list parameter but paging (the feed takes them too, contract §14). */
+const eventFilterParams = [
   dateFilter('start_date', 'events that start on or after this day'),
   dateFilter('end_date', 'events that end on or before this day'),
   dateFilter('starts_before', 'events that start before this day'),
@@ -54,7 +54,19 @@ export const eventListParams = [
   passwordRead,
   translationLanguage,
 ] as const;
+export const eventListParams = [page, perPage, ...eventFilterParams] as const;
 export type EventListParams = ParamValues<typeof eventListParams>;
+export type EventFilterParams = ParamValues<typeof eventFilterParams>;
+
+/** The most list entries a feed holds (contract §14); larger values are clamped, as per_page is (contract §2). */
+export const MAX_FEED_LIMIT = 2000;
+const feedLimit = withDefault(param('limit', 'query', `the most list entries the feed holds, earliest first (clamped to ${MAX_FEED_LIMIT}); `
+  + 'a series counts once per listed occurrence', { type: 'integer', minimum: 1, default: 500 },
+(v) => Math.min(parsePositiveInt(v), MAX_FEED_LIMIT)), 500);
+export const eventFeedParams = [...eventFilterParams, feedLimit] as const;
+export type EventFeedParams = ParamValues<typeof eventFeedParams>;
+const eventItemFeedParams = [idParam('event'), passwordRead, translationLanguage] as const;
+export type EventItemFeedParams = ParamValues<typeof eventItemFeedParams>;
 
 /** A venue: 0, null or "" clears; an id or {id} links; an object creates or reuses one (contract §7). */
 function parseVenueInput(v: unknown): LinkInput {
@@ -284,6 +296,20 @@ export const eventRoutes: RouteSpec[] = [
         errors: [400, 401, 404], response: 'EventList', params: eventListParams },
       { id: 'events.create', method: 'POST', summary: 'Creates an event', capability: 'create_posts', success: 201,
         errors: [400, 401, 403, 413], response: 'Event', params: eventWriteParams(true) },
+    ],
+  },
+  {
+    path: '/events.ics', group: 'events', operations: [
+      { id: 'events.listFeed', method: 'GET', summary: 'The events a list with these parameters would show, all pages, as an iCalendar '
+        + 'feed (a series is one VEVENT with its rules); without date parameters the feed starts 30 days ago', capability: 'public',
+      success: 200, errors: [400, 401], response: 'Calendar', mediaType: 'text/calendar', params: eventFeedParams },
+    ],
+  },
+  {
+    path: '/events/{id}.ics', group: 'events', operations: [
+      { id: 'events.getFeed', method: 'GET', summary: 'One event, or a whole recurring series, as an iCalendar feed (an occurrence: '
+        + 'one VEVENT with its series\' UID and a RECURRENCE-ID)', capability: 'public', success: 200, errors: [400, 401, 403, 404],
+      response: 'Calendar', mediaType: 'text/calendar', params: eventItemFeedParams },
     ],
   },
   { path: '/events/{id}', group: 'events', operations: single(idParam('event'), '') },

@@ -24,9 +24,10 @@ export const allowedMethods = (route: RouteSpec): string[] => [...new Set(route.
 export function routeMatcher(routes: readonly RouteSpec[]): RouteMatcher {
   const compiled = routes.map((route) => {
     const names: string[] = [];
-    const source = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const source = route.path.replace(/\./g, '\\.').replace(/\{(\w+)\}/g, (_, name: string) => {
       names.push(name);
-      return name === 'id' ? '(\\d+)' : '([^/]+)';
+      // There is no by-slug feed (contract §1): a slug ending in .ics names no route.
+      return name === 'id' ? '(\\d+)' : '(?![^/]*\\.ics$)([^/]+)';
     });
     return { route, names, re: new RegExp(`^${source}$`, 'i') };
   });

@@ -117,6 +117,8 @@ export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam
   response: string;
   /** Why a create does not take Idempotency-Key (contract §17), when it does not. */
   noReplay?: string;
+  /** Media type of the success body when it is not JSON (the feeds' text/calendar). */
+  mediaType?: 'text/calendar';
 }
 
 /** Whether an operation takes Idempotency-Key (contract §17): creates, and updates that may create (with scope=following). */

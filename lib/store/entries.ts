@@ -25,6 +25,8 @@ export interface EventIndexEntry {
   series?: number;
   /** An occurrence whose text is its series' (entry items only). */
   inh?: boolean;
+  /** An occurrence that set fields of its own (entry items only). */
+  edited?: boolean;
 }
 
 /** An entry item of an event under `pk`, sorted by start, with the facts lists filter on. */
@@ -34,7 +36,7 @@ export function entryItem(pk: string, e: LinkFacts): Item {
     SK: eventStartSortKey(e.startUtc, e.id),
     id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
     venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
-    series: e.series, inh: e.inh || undefined,
+    series: e.series, inh: e.inh || undefined, edited: e.edited || undefined,
   };
 }
 
@@ -45,7 +47,7 @@ export const entryOfItem = (item: Item): EventIndexEntry => ({
   venue: item.venue as number | undefined, organizers: (item.organizers as number[] | undefined) ?? [],
   categories: (item.categories as number[] | undefined) ?? [], tags: (item.tags as number[] | undefined) ?? [],
   hidden: item.hidden === true, series: item.series as number | undefined,
-  inh: item.inh === true || undefined,
+  inh: item.inh === true || undefined, edited: item.edited === true || undefined,
 });
 
 /** Start order, ties by id. */

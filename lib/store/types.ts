@@ -26,6 +26,8 @@ export interface LinkFacts {
   series?: number;
   /** An occurrence whose text is its series': searches find it through the series (lib/events/series-words.ts). */
   inh?: boolean;
+  /** An occurrence that set fields of its own: a feed shows it apart from its series' rule (lib/events/feed.ts). */
+  edited?: boolean;
 }
 
 /** What every post record (event, venue, organizer) stores; the kinds add their own fields. */

@@ -9,8 +9,8 @@
  *   ends_before=D    end   <  D 23:59:59        ends_after=D   end   >  D 23:59:59
  * Strict mode: the same comparisons against the exact instants, no rounding.
  * Defaults, only when none of starts_before/starts_after/ends_before/ends_after is given:
- *   start_date = yesterday 23:59:00 UTC, end_date = now + 24 months (month arithmetic in UTC); they are then
- *   treated as any given value (rounded to their local day in inclusive mode, exact in strict mode — the
+ *   start_date = yesterday 23:59:00 UTC (or the caller's `defaultStart`), end_date = now + 24 months (month arithmetic
+ *   in UTC); they are then treated as any given value (rounded to their local day in inclusive mode, exact in strict mode — the
  *   origin shifts the strict default start by the site offset twice, which we do not copy).
  * Bounds on the same side combine by intersection: the stricter one wins.
  */
@@ -25,6 +25,8 @@ export interface DateFilterInput {
   start_date?: unknown; end_date?: unknown;
   starts_before?: unknown; starts_after?: unknown; ends_before?: unknown; ends_after?: unknown;
   strict: boolean;
+  /** Replaces the default start (feeds start 30 days ago, contract §14). */
+  defaultStart?: Date;
 }
 
 export type { Bound } from './wall.js';
@@ -88,7 +90,7 @@ export function listWindow(input: DateFilterInput, siteTz: string, now: Date = n
   }
   if (!RELATIVE_KEYS.some((key) => input[key] !== undefined)) {
     const utcNow = onUtcClock(new Date(Math.floor(now.getTime() / 1000) * 1000));
-    values.start_date ??= inZone(set(subDays(utcNow, 1), { hours: 23, minutes: 59, seconds: 0 }), zone);
+    values.start_date ??= inZone(input.defaultStart ?? set(subDays(utcNow, 1), { hours: 23, minutes: 59, seconds: 0 }), zone);
     values.end_date ??= inZone(addMonths(utcNow, 24), zone);
   }
 

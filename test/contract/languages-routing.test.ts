@@ -294,9 +294,13 @@ describe('emitted URLs keep the language prefix (contract §1, §8)', () => {
     for (const key of ['rest_url', 'next_rest_url', 'previous_rest_url']) {
       expect([key, String(res.json[key]).startsWith(base)]).toEqual([key, true]);
     }
-    const links = [...(res.headers.get('link') ?? '').matchAll(/<([^>]+)>/g)].map((m) => m[1]!);
+    const links = [...(res.headers.get('link') ?? '').matchAll(/<([^>]+)>; rel="(next|prev)"/g)].map((m) => m[1]!);
     expect(links.length).toBe(2);
     for (const link of links) expect([link, link.startsWith(base)]).toEqual([link, true]);
+    // Event lists also link their feed (contract §14), under /de too.
+    const feed = /<([^>]+)>; rel="alternate"; type="text\/calendar"/.exec(res.headers.get('link') ?? '')?.[1];
+    if (kind === 'events') expect(feed?.startsWith(`${de()}/events.ics?`)).toBe(true);
+    else expect(feed).toBeUndefined();
   });
 
   it.each(['events', 'venues', 'organizers'] as KindName[])('%s list under /de: following next_rest_url stays in de', async (kind) => {

@@ -64,6 +64,7 @@ describe('bundles built by the stack', () => {
     // The packages loaded only when needed (lib/lazy-module.ts) sit next to the handler, as CommonJS.
     for (const side of SIDE_BUNDLES) expect(readFileSync(join(dir, side.outputFile), 'utf8').length).toBeGreaterThan(1000);
     expect(code).not.toContain('ENTimeExpressionParser'); // chrono is not in the handler's own file
+    expect(code).not.toContain('X-MICROSOFT-CDO-ALLDAYEVENT'); // nor ical-generator
   }, TIMEOUT);
 
   test.each(functionGroups())(
@@ -277,6 +278,26 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(event.description).toBe('<p>Caf&eacute; ok</p>');
     const [single] = await invoke('events', envFor(ownTable), [httpEvent('GET', `/calendar/events/v1/events/${event.id}`)]);
     expect(body(single!).json_ld.description).toBe('Café ok');
+  }, TIMEOUT);
+
+  test('events: a feed loads ical-generator and the VTIMEZONE data from their own files', async () => {
+    const token = await signLocalToken({ secret, role: 'editor', sub: 'bundle-test-editor' });
+    const [created] = await invoke('events', envFor(ownTable), [
+      httpEvent('POST', '/calendar/events/v1/events', { token, body: { title: 'Fed', start_date: '2031-06-04 18:00:00', end_date:
+        '2031-06-04 19:00:00', timezone: 'Europe/Berlin', status: 'publish' } }),
+    ]);
+    const id = body(created!).id as number;
+    const [list, one] = await invoke('events', envFor(ownTable), [
+      httpEvent('GET', '/calendar/events/v1/events.ics', { query: 'start_date=2031-06-01&end_date=2031-06-30' }),
+      httpEvent('GET', `/calendar/events/v1/events/${id}.ics`),
+    ]);
+    for (const feed of [list!, one!]) {
+      expect(feed.statusCode).toBe(200);
+      expect(header(feed, 'content-type')).toBe('text/calendar; charset=utf-8');
+      expect(feed.body).toContain('BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n');
+      expect(feed.body).toContain(`UID:event-${id}@calendar\r\n`);
+      expect(feed.body).toContain('DTSTART;TZID=Europe/Berlin:20310604T180000\r\n');
+    }
   }, TIMEOUT);
 
   test('root: a path in another letter case is forwarded with the Lambda client loaded from its own file', async () => {

@@ -171,14 +171,17 @@ describe('OpenAPI document', () => {
         writes += 1;
       }
     }
-    expect([reads, writes]).toEqual([17, 40]);
+    expect([reads, writes]).toEqual([19, 40]);
   });
 
   it('documents the success response with the named component and every error status with Error', () => {
     for (const { route, op } of allOperations()) {
       const responses = docOp(route, op).responses;
       const success = responses[String(op.success)];
-      expect(success.content['application/json'].schema).toEqual({ $ref: `#/components/schemas/${responseSchemaName(op.response)}` });
+      // JSON, but for the feeds (contract §14): text/calendar, errors JSON as everywhere
+      const media = route.path.endsWith('.ics') ? 'text/calendar' : 'application/json';
+      expect(Object.keys(success.content)).toEqual([media]);
+      expect(success.content[media].schema).toEqual({ $ref: `#/components/schemas/${responseSchemaName(op.response)}` });
       expect(success.description).toEqual(expect.any(String));
       for (const [status, response] of Object.entries<Json>(responses)) {
         if (Number(status) === op.success || (op.alsoCreates && status === '201')) continue;
@@ -223,6 +226,8 @@ describe('OpenAPI document', () => {
         'password-delete': [404, ...body],
         list: trashable ? [404] : [],
         changes: [410], // an expired cursor
+        listFeed: [],
+        getFeed: [403, 404],
         occurrences: [404],
         get: terms ? [404] : [403, 404],
         create: [403, ...body],
@@ -255,6 +260,25 @@ describe('OpenAPI document', () => {
       expect([`${op.method} ${route.path}`, (o.parameters ?? []).some((p: Json) => p.in === 'header' && p.name === 'If-Match')])
         .toEqual([`${op.method} ${route.path}`, '412' in o.responses]);
     }
+  });
+
+  it('documents the feeds: text/calendar bodies, the /events filters and limit without paging, JSON errors', () => {
+    const list = doc.paths['/events.ics'].get;
+    const one = doc.paths['/events/{id}.ics'].get;
+    expect([list.operationId, one.operationId]).toEqual(['listEventsFeed', 'getEventFeed']);
+    for (const op of [list, one]) {
+      expect(op.responses['200'].content).toEqual({ 'text/calendar': { schema: { $ref: '#/components/schemas/Calendar' } } });
+      expect(op.responses['200'].headers.ETag).toEqual({ $ref: '#/components/headers/ETag' }); // contract §15: feeds too
+    }
+    expect(doc.components.schemas.Calendar.type).toBe('string');
+    const names = (list.parameters as Json[]).map((p) => p.name);
+    const listNames = (doc.paths['/events'].get.parameters as Json[]).map((p) => p.name);
+    expect(names).toEqual([...listNames.filter((n) => n !== 'page' && n !== 'per_page' && n !== 'If-None-Match'), 'limit', 'If-None-Match']);
+    expect(list.parameters.find((p: Json) => p.name === 'limit').schema).toMatchObject({ type: 'integer', minimum: 1, default: 500 });
+    expect(one.responses['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(index.routes['/calendar/events/v1/events\\.ics']).toBeDefined();
+    expect(index.routes['/calendar/events/v1/events/(?P<id>\\d+)\\.ics']).toBeDefined();
+    expect(doc.info.description).toMatch(/text\/calendar/);
   });
 
   it('maps Category and Tag responses to Term and every response name to a component', () => {
