@@ -100,7 +100,10 @@ export function parseLine(raw: unknown): RecurrenceLine {
   if (upper === 'RRULE') {
     if (params.length) fail(`recurrence line "${line}": RRULE takes no parameters`);
     const rule = parseRule(value, line);
-    return { kind: 'RRULE', rule, text: `RRULE:${ruleText(rule)}` };
+    // UNTIL keeps the form it was given: rrule would write a date as midnight UTC, which east of UTC ends the rule a day
+    // early; untilWall reads a date as the end of that day in the series' zone.
+    const until = /UNTIL=([^;]+)/i.exec(value)?.[1]?.toUpperCase();
+    return { kind: 'RRULE', rule, text: `RRULE:${until ? `${ruleText({ ...rule, until: null })};UNTIL=${until}` : ruleText(rule)}` };
   }
   if (upper !== 'RDATE' && upper !== 'EXDATE') {
     return fail(`recurrence line "${line}" is not RRULE, RDATE or EXDATE${upper === 'EXRULE' ? ' (EXRULE is deprecated by RFC 5545; use EXDATE)' : ''}`);

@@ -84,6 +84,15 @@ describe('expansion', () => {
     expect(new Set(starts.map((s) => wallToUtc(s, 'Europe/Berlin').slice(11)))).toEqual(new Set(['17:00:00', '16:00:00']));
   });
 
+  test('UNTIL as a date ends the rule after that day in the series\' zone, also once stored (east of UTC included)', () => {
+    const line = parseLine('RRULE:FREQ=DAILY;UNTIL=20270108');
+    expect(line.text).toBe('RRULE:FREQ=DAILY;UNTIL=20270108');
+    const { starts } = expand(storedLines([line.text]), berlin, HORIZON);
+    expect(starts).toEqual(['2027-01-05 18:00:00', '2027-01-06 18:00:00', '2027-01-07 18:00:00', '2027-01-08 18:00:00']);
+    expect(parseLine('RRULE:FREQ=DAILY;UNTIL=20270108T170000Z').text).toBe('RRULE:FREQ=DAILY;UNTIL=20270108T170000Z');
+    expect(expand(lines(['RRULE:FREQ=DAILY;UNTIL=20270108T165959Z']), berlin, HORIZON).starts).toHaveLength(3);
+  });
+
   test('the first occurrence is the start, even beyond the horizon and whatever the rule says', () => {
     expect(expand(lines(['RRULE:FREQ=WEEKLY;BYDAY=MO;COUNT=2']), berlin, HORIZON).starts)
       .toEqual(['2027-01-05 18:00:00', '2027-01-11 18:00:00', '2027-01-18 18:00:00']);
