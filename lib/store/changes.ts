@@ -5,8 +5,8 @@
  * reader may find a number missing while higher ones are there: the missing one is still in flight, or its write
  * failed. A write sends its transaction only within SETTLE_MS / 2 of taking its numbers (and marks the numbers of a
  * refused transaction void at once), so once an entry with a higher number is older than SETTLE_MS, nothing can fill
- * the gap: readers wait at a gap until then and never pass a change that commits later. Keys and costs:
- * lib/store/README.md "Change log".
+ * the gap: readers carry the numbers still missing in their cursor until they arrive or settle (lib/changes/feed.ts),
+ * and never pass a change that commits later. Keys and costs: lib/store/README.md "Change log".
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
@@ -121,7 +121,7 @@ export function changesIn(items: TransactItem[]): RecordChange[] {
 export const changeLogActions = (changes: number): number => changes;
 
 const DAY_MS = 86_400_000;
-const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
+export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10).replaceAll('-', '');
 const utcText = (ms: number): string => new Date(ms).toISOString().slice(0, 19).replace('T', ' ');
 
 /** Numbers taken for a write's changes: the first of them, and when they were taken. */
@@ -213,7 +213,7 @@ export async function readChangesDown(through: number, limit: number): Promise<C
   for (let block = Math.floor(through / CHANGE_BLOCK); block >= 0 && out.length < limit; block--) {
     const res = await db().send(new QueryCommand({
       TableName: table(), KeyConditionExpression: 'PK = :pk AND SK <= :to', ScanIndexForward: false, Limit: limit - out.length,
-      ExpressionAttributeValues: { ':pk': `CHG#${block}`, ':to': changeKey(through).SK },
+      ExpressionAttributeValues: { ':pk': changeKey(block * CHANGE_BLOCK).PK, ':to': changeKey(through).SK },
     }));
     out.push(...(res.Items ?? []).map(entryOf));
     if (res.LastEvaluatedKey) break;
@@ -241,4 +241,3 @@ export async function readChanges(after: number, through: number, limit: number)
   return out;
 }
 
-export { DAY_MS, dayOf };
