@@ -245,11 +245,11 @@ function withOptional(items: TransactItem[], room: number): { items: TransactIte
 }
 
 /**
- * Runs one transaction (with the change log's part for the records it writes): null when it committed, else the
+ * Runs one transaction (with the change log's entries for the records it writes): null when it committed, else the
  * cancellation reasons (one per item); a conflict with another transaction in flight reads as ['TransactionConflict'].
  */
 export async function transact(all: TransactItem[]): Promise<string[] | null> {
-  // The change log's entries and counter go into the same transaction (lib/store/changes.ts).
+  // The change log's entries go into the same transaction, one per record it writes (lib/store/changes.ts).
   const changes = changesIn(all);
   const room = 100 - changeLogActions(changes.length);
   const folded = foldCounters(all);
@@ -289,8 +289,8 @@ async function send(items: TransactItem[], changes: RecordChange[]): Promise<str
 
 /**
  * Runs one transaction, sent no later than `sendBy`: null when it committed, else the cancellation reasons (one per
- * item). Throttled transactions are sent again (with the same ClientRequestToken, so a retry after a lost answer cannot apply
- * twice) while the request has time; a conflict with another transaction in flight reads as [TransactionConflict].
+ * item). Throttled transactions are sent again (with the same ClientRequestToken, so a retry after a lost answer cannot
+ * apply twice) while the request has time; a conflict with another transaction in flight reads as [TransactionConflict].
  */
 async function sendOnce(items: TransactItem[], sendBy = Infinity): Promise<Reason[] | null> {
   const ClientRequestToken = randomUUID();
