@@ -48,6 +48,12 @@ function oldestKept(firstOfDay: Map<string, number>, now: number): number {
   return kept.length ? kept[0]![1] - 1 : firstOfDay.size ? Math.max(...firstOfDay.values()) - 1 : 0;
 }
 
+/**
+ * A cursor's issue time, in seconds, to the hour: an answer with nothing new is the same body (and ETag, so a follower
+ * polling with If-None-Match gets 304) for the rest of the hour; a cursor expires at most an hour early.
+ */
+const issuedAt = (now: number): number => Math.floor(now / 3_600_000) * 3600;
+
 type Shown = { kind: ChangeKind; id: number; action: Action; modified_utc: string; rest_url: string };
 
 /**
@@ -56,7 +62,7 @@ type Shown = { kind: ChangeKind; id: number; action: Action; modified_utc: strin
  * it settled (lib/store/changes.ts), so only the entries above the newest such one are looked at.
  */
 async function latestCursor(n: number, floor: number, now: number): Promise<Cursor> {
-  const issued = Math.floor(now / 1000);
+  const issued = issuedAt(now);
   const recent = await readChangesDown(n, LATEST_LOOKBACK);
   const settledAt = recent.findIndex((e) => now - e.at > SETTLE_MS);
   // Nothing old enough among those read: the log holds nothing older (everything from `floor` is recent), or more
@@ -64,16 +70,18 @@ async function latestCursor(n: number, floor: number, now: number): Promise<Curs
   const base = settledAt >= 0 ? recent[settledAt]!.seq : recent.length < LATEST_LOOKBACK ? floor : recent.at(-1)!.seq - 1;
   const present = new Set(recent.map((e) => e.seq));
   const pending: [number, number][] = [];
-  for (let q = base + 1; q <= n; q++) if (!present.has(q)) pending.push([q, issued + SETTLE_MS / 1000]);
+  const until = Math.ceil((now + SETTLE_MS) / 1000);
+  for (let q = base + 1; q <= n; q++) if (!present.has(q)) pending.push([q, until]);
   if (pending.length > MAX_PENDING) return { seq: pending[0]![0] - 1, issued, pending: [] };
   return { seq: n, issued, pending };
 }
 
 export async function listChanges(ctx: RequestContext<ChangesParams>): Promise<HttpResult> {
   const now = Date.now();
-  const issued = Math.floor(now / 1000);
+  const nowSeconds = Math.floor(now / 1000);
+  const issued = issuedAt(now);
   const since = ctx.params.since;
-  if (since !== undefined && since !== 'latest' && since.issued < issued - config().changesRetentionSeconds) throw expired();
+  if (since !== undefined && since !== 'latest' && since.issued < nowSeconds - config().changesRetentionSeconds) throw expired();
   const { n, firstOfDay } = await readChangeCounter();
   const oldest = oldestKept(firstOfDay, now);
   if (since === 'latest') return json(200, { changes: [], next_cursor: encodeCursor(await latestCursor(n, oldest, now)), more: false });
@@ -89,7 +97,7 @@ export async function listChanges(ctx: RequestContext<ChangesParams>): Promise<H
   };
 
   // Numbers the cursor waits for: those that have committed since come first (they committed after what it read).
-  let pending = since === undefined ? [] : since.pending.filter(([, until]) => until >= issued);
+  let pending = since === undefined ? [] : since.pending.filter(([, until]) => until >= nowSeconds);
   if (pending.length) {
     const arrived = await readChangesAt(pending.map(([q]) => q));
     for (const e of arrived) show(e);
