@@ -358,13 +358,8 @@ export class CalendarStack extends Stack {
         // One run at a time: a second could only take over the same series.
         reservedConcurrentExecutions: 1,
       });
-    const deadLetters = new sqs.Queue(this, 'HorizonDeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: 'This queue is the dead-letter queue of '
-      + 'the horizon schedule; a failed invocation waits here for an operator (the job is idempotent: invoking it again repairs).' });
+    const deadLetters = this.deadLetterQueue('HorizonDeadLetters', 'the dead-letter queue of the horizon schedule; a failed '
+      + 'invocation waits here for an operator (the job is idempotent: invoking it again repairs).');
     // The schedule's own role: it may invoke this function and send to the dead-letter queue, nothing else.
     const invoker = new iam.Role(this, 'HorizonScheduleRole', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
@@ -399,13 +394,8 @@ export class CalendarStack extends Stack {
       'Calendar API change-event publisher', 'none', { ...environment, CALENDAR_CHANGE_BUS: bus.eventBusName, CALENDAR_API_URL: this.apiUrl },
       retention, { memorySize: 256, timeout: Duration.seconds(30) });
     bus.grantPutEventsTo(fn);
-    const deadLetters = new sqs.Queue(this, 'PublishChangesDeadLetters', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(deadLetters).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: 'This queue is the failure destination of '
-      + 'the change publisher\'s stream source; what lands here waits for an operator.' });
+    const deadLetters = this.deadLetterQueue('PublishChangesDeadLetters', 'the failure destination of the change publisher\'s '
+      + 'stream source; what lands here waits for an operator.');
     fn.addEventSource(new DynamoEventSource(this.table, {
       startingPosition: lambda.StartingPosition.TRIM_HORIZON,
       batchSize: 100,
@@ -425,6 +415,16 @@ export class CalendarStack extends Stack {
       + 'the table\'s stream ARN.' });
     new CfnOutput(this, 'ChangeEventBusName', { value: bus.eventBusName, description: 'EventBridge bus with one event per committed change' });
     return { bus, fn, deadLetters };
+  }
+
+  /**
+   * An encrypted queue kept 14 days where failed work waits for an operator. It has no dead-letter queue of its own
+   * (cdk-nag SQS3, acknowledged with `what`: what the queue is).
+   */
+  private deadLetterQueue(id: string, what: string): sqs.Queue {
+    const queue = new sqs.Queue(this, id, { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(queue).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: `This queue is ${what}` });
+    return queue;
   }
 
   private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): NodejsFunction {
