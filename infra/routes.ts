@@ -87,6 +87,6 @@ export const READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynam
  */
 export const WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'] as const;
 
-export function tableActions(access: TableAccess): string[] {
+export function tableActions(_access: TableAccess): string[] {
   return [...READ_ACTIONS, ...WRITE_ACTIONS];
 }

@@ -10,7 +10,7 @@ import { authenticateBearer } from './token.js';
 export async function authenticate(header: string | undefined, sourceIp: string): Promise<Caller | null> {
   if (header === undefined) return null;
   const m = /^([A-Za-z]+)[ \t]+(\S+)[ \t]*$/.exec(header);
-  const scheme = m?.[1]!.toLowerCase();
+  const scheme = m?.[1]?.toLowerCase();
   if (scheme === 'bearer') return authenticateBearer(m![2]!);
   if (scheme === 'basic') return authenticateBasic(m![2]!, sourceIp);
   throw new InvalidCredentials('send "Authorization: Bearer <token>" or "Authorization: Basic <application password>"');

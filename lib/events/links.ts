@@ -223,7 +223,7 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
         const mine = own.get(k.PK);
         if (mine) return mine;
         const read = reads.has(k) ? reads.get(k) : null;
-        if (!read || !read.taxonomy) return read;
+        if (!read?.taxonomy) return read;
         // A term's count after this write: as read, plus what this event changes.
         const kind = read.taxonomy as LinkKind;
         const delta = contribution(kind, eventFacts(next), read.id as number) - contribution(kind, prev && eventFacts(prev), read.id as number)

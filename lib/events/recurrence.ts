@@ -365,7 +365,7 @@ export function recurrenceLines(input: RecurrenceInput, timing: SeriesTiming): R
   if ('lines' in input) return input.lines;
   const until = (date: string): string => {
     const wall = `${date.slice(0, 4)}-${date.slice(4, 6)}-${date.slice(6, 8)} 23:59:59`;
-    return wallToUtc(wall, timing.tz).replace(/[-:]/g, '').replace(' ', 'T') + 'Z';
+    return `${wallToUtc(wall, timing.tz).replace(/[-:]/g, '').replace(' ', 'T')}Z`;
   };
   return translateObject(input.object, timing.start, until).map(parseLine);
 }

@@ -19,7 +19,7 @@ import { withSlug } from '../store/kit.js';
 import { afterCommit } from '../store/retry.js';
 import { markBusyMany } from '../store/series.js';
 import { applyEventWrite } from './item.js';
-import { eventFacts, isEvent, isSeries, type EventItem } from './record.js';
+import { isEvent, isSeries, type EventItem } from './record.js';
 import { splitLines } from './recurrence.js';
 import { finishSeries, hold, holding, ownFields, storedOccurrences } from './series.js';
 import { serializeEvent } from './serialize.js';

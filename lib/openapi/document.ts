@@ -353,7 +353,7 @@ const SHARED_RESPONSES: Record<string, Json> = {
  * a body, DELETE included), 500, and 503 (the store, or the function's time limit) — and the operation's own.
  * 405 is a path's answer to the methods it lacks, not an operation's; 304 is not answered yet.
  */
-export function errorStatuses(route: RouteSpec, op: OperationSpec): number[] {
+export function errorStatuses(_route: RouteSpec, op: OperationSpec): number[] {
   const statuses = new Set(op.errors);
   if (op.params.length) statuses.add(400);
   statuses.add(401);

@@ -91,7 +91,7 @@ export type Capability =
   | 'manage_categories' // author and above
   | 'manage_tags'; // editor
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: any parameter spec, whatever its value and default types
 export type AnyParam = ParamSpec<string, any, boolean, any>;
 
 export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam[]> {

@@ -198,6 +198,7 @@ export async function readChangeCounter(): Promise<{ n: number; firstOfDay: Map<
 }
 
 /** An entry as stored (a Query's item, or a stream record's new image). */
+// biome-ignore lint/suspicious/noExplicitAny: an unmarshalled item, read field by field
 export const entryOf = (item: Record<string, any>): ChangeEntry => ({ seq: Number(item.SK), at: Number(item.at), ...(item.void ? { void: true } : {}),
   kind: item.kind, id: Number(item.id), a: item.a, t: item.t, b: item.b ?? null, f: item.f ?? null });
 

@@ -52,7 +52,7 @@ export const targetId = (t: { kind: LinkKind; id: number }) => `${t.kind}#${t.id
 
 
 /** Whether an event is in the featured index: featured and listed (hidden events are in no list). */
-const inFeaturedIndex = (e: LinkFacts | null): e is LinkFacts => e !== null && e.featured && !e.hidden;
+const inFeaturedIndex = (e: LinkFacts | null): e is LinkFacts => e?.featured === true && !e.hidden;
 
 function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
   return entryItem(relPartition(kind, target), e);

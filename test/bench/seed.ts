@@ -277,7 +277,6 @@ export function makeUtcConverter(): (wall: string, tz: string) => string {
 }
 
 const DAY = 86_400_000;
-const HOUR = 3_600_000;
 
 /** What kind of duration an event got (for the realised distribution). */
 export type DurationClass = 'overMonth' | 'multiDay' | 'sameDay';

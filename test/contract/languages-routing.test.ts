@@ -210,7 +210,7 @@ describe('Content-Language (contract §8: the request\'s language, on every resp
     ];
     const want = ['de', 'pt-pt', 'de', 'pt-pt'];
     const got: unknown[] = [];
-    for (const [label, pending, status] of cases) {
+    for (const [label, pending] of cases) {
       const res = await pending;
       got.push([label, res.status, res.headers.get('content-language')]);
     }

@@ -66,8 +66,17 @@ test('CLI with --no-synth writes <out>/sam-env.json from an existing cloud assem
 function captureOutput() {
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
-  const captured = { text: '', restore: () => ((process.stdout.write = out), (process.stderr.write = err)) };
-  process.stdout.write = ((chunk: string | Uint8Array) => ((captured.text += String(chunk)), true)) as typeof process.stdout.write;
+  const captured = {
+    text: '',
+    restore: () => {
+      process.stdout.write = out;
+      process.stderr.write = err;
+    },
+  };
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    captured.text += String(chunk);
+    return true;
+  }) as typeof process.stdout.write;
   process.stderr.write = (() => true) as typeof process.stderr.write;
   return captured;
 }

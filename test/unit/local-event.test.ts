@@ -101,8 +101,8 @@ describe('toHttpApiEvent', () => {
   test('header and query names such as __proto__ are plain keys', () => {
     const e = toHttpApiEvent(request({ url: '/x?__proto__=1', rawHeaders: ['__proto__', 'x'] }));
     expect(Object.getPrototypeOf(e.headers)).toBe(Object.prototype);
-    expect(Object.prototype.hasOwnProperty.call(e.headers, '__proto__')).toBe(true);
-    expect(Object.prototype.hasOwnProperty.call(e.queryStringParameters, '__proto__')).toBe(true);
+    expect(Object.hasOwn(e.headers, '__proto__')).toBe(true);
+    expect(Object.hasOwn(e.queryStringParameters!, '__proto__')).toBe(true);
   });
 });
 

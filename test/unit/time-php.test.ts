@@ -13,7 +13,7 @@ import { listWindow } from '../../lib/time/list-bounds.js';
 /** 2026-11-23 is a Monday; day i of that week is 23 + i. */
 const weekday = (i: number) => new Date(Date.UTC(2026, 10, 23 + i, 10, 30));
 const read = (phrase: string, now: Date, tz = 'UTC') => parseInstant(phrase, tz, now).toISO().slice(0, 16);
-const on = (day: number, time = '00:00') => new Date(Date.UTC(2026, 10, day)).toISOString().slice(0, 10) + `T${time}`;
+const on = (day: number, time = '00:00') => `${new Date(Date.UTC(2026, 10, day)).toISOString().slice(0, 10)}T${time}`;
 
 describe.each([0, 1, 2, 3, 4, 5, 6])('on weekday %i of the week of Monday 2026-11-23', (i) => {
   const now = weekday(i); // Mon 23 … Sun 29
