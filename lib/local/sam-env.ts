@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DEV_JWT_SECRET } from '../config.js';
 import { DEFAULT_TABLE_NAME } from '../store/table.js';
@@ -148,29 +148,39 @@ async function checkTable(endpoint: string, tableName: string): Promise<void> {
   }
 }
 
+/** The command-line options of this script (`npm run sam:start` takes them too). */
+export const SAM_ENV_OPTIONS = {
+  'dynamodb-endpoint': { type: 'string' },
+  'docker-host': { type: 'string', default: 'host.docker.internal' },
+  table: { type: 'string' },
+  'jwt-secret': { type: 'string' },
+  timezone: { type: 'string' },
+  'site-url': { type: 'string' },
+  out: { type: 'string', default: 'cdk.out' },
+  context: { type: 'string', short: 'c', multiple: true, default: [] },
+  'no-synth': { type: 'boolean', default: false },
+  'no-check': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+export type SamEnvValues = ReturnType<typeof parseArgs<{ options: typeof SAM_ENV_OPTIONS }>>['values'];
+
 export async function main(argv: string[] = process.argv.slice(2)): Promise<string> {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'; // Node 20 hosts: the SDK's notice is noise here
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      'dynamodb-endpoint': { type: 'string' },
-      'docker-host': { type: 'string', default: 'host.docker.internal' },
-      table: { type: 'string' },
-      'jwt-secret': { type: 'string' },
-      timezone: { type: 'string' },
-      'site-url': { type: 'string' },
-      out: { type: 'string', default: 'cdk.out' },
-      context: { type: 'string', short: 'c', multiple: true, default: [] },
-      'no-synth': { type: 'boolean', default: false },
-      'no-check': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  });
+  const { values } = parseArgs({ args: argv, options: SAM_ENV_OPTIONS, strict: true });
   if (values.help) {
     process.stdout.write(HELP);
     return '';
   }
+  const { template, envFile } = await prepareSamLocal(values);
+  const rel = (p: string) => relative(process.cwd(), p) || '.';
+  process.stderr.write('Start the API (Docker must be running), or run `npm run sam:start`:\n');
+  process.stdout.write(`sam local start-api -t ${rel(template)} --env-vars ${rel(envFile)}\n`);
+  return envFile;
+}
+
+/** Synthesises for sam local (unless --no-synth), writes <out>/sam-env.json and checks the table (unless --no-check). */
+export async function prepareSamLocal(values: SamEnvValues): Promise<{ template: string; envFile: string }> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'; // Node 20 hosts: the SDK's notice is noise here
   const env = process.env;
   const outDir = resolve(projectRoot, values.out!);
   const hostEndpoint = values['dynamodb-endpoint'] || env.DYNAMODB_ENDPOINT || 'http://127.0.0.1:8000';
@@ -198,17 +208,18 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<stri
   if (!values['no-check']) await checkTable(hostEndpoint, options.tableName);
   const rel = (p: string) => relative(process.cwd(), p) || '.';
   process.stderr.write(
-    `Wrote ${rel(envFile)} for ${Object.keys(vars).length} functions (DynamoDB ${options.containerEndpoint}, table ${options.tableName}).\n` +
-      'Start the API (Docker must be running):\n',
+    `Wrote ${rel(envFile)} for ${Object.keys(vars).length} functions (DynamoDB ${options.containerEndpoint}, table ${options.tableName}).\n`,
   );
-  process.stdout.write(`sam local start-api -t ${rel(templates[stackName]!)} --env-vars ${rel(envFile)}\n`);
-  return envFile;
+  return { template: templates[stackName]!, envFile };
+}
+
+/** How a command-line script of sam local reports a failure: known problems as one line, anything else with its stack. */
+export function reportFailure(script: string, e: unknown): never {
+  const known = e instanceof SamEnvError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  process.stderr.write(`${script}: ${known ? (e as Error).message : String((e as Error)?.stack ?? e)}\n`);
+  process.exit(1);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main().catch((e: unknown) => {
-    const known = e instanceof SamEnvError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`sam-env: ${known ? (e as Error).message : String((e as Error)?.stack ?? e)}\n`);
-    process.exit(1);
-  });
+  main().catch((e: unknown) => reportFailure('sam-env', e));
 }

@@ -1,7 +1,9 @@
 /** lib/local/sam-env.ts: the sam local --env-vars file derived from the synthesised template. */
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerEndpoint, main, SamEnvError, samEnvVars, stackTemplates } from '../../lib/local/sam-env.js';
+import { checkSamCli, compareVersions, main as samStart, MIN_SAM_CLI_VERSION } from '../../lib/local/sam-start.js';
 import { synth } from './helpers.js';
 
 const TIMEOUT = 60_000; // each test synthesises the stack
@@ -61,6 +63,75 @@ test('CLI with --no-synth writes <out>/sam-env.json from an existing cloud assem
   }
   expect(stdout.text).toMatch(/^sam local start-api -t .*CalendarEventsApi\.template\.json --env-vars .*sam-env\.json\n$/);
 }, TIMEOUT);
+
+describe('npm run sam:start', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sam-start-'));
+    dirs.push(dir);
+    return dir;
+  };
+  /** A directory holding a fake `sam` that reports `version` and writes the arguments of any other call to argsFile. */
+  const fakeSam = (version: string) => {
+    const dir = tempDir();
+    const argsFile = join(dir, 'args.txt');
+    const script = `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "SAM CLI, version ${version}"; exit 0; fi\nprintf '%s\\n' "$@" > '${argsFile}'\n`;
+    writeFileSync(join(dir, 'sam'), script);
+    chmodSync(join(dir, 'sam'), 0o755);
+    return { env: { ...process.env, PATH: `${dir}:/usr/bin:/bin` }, argsFile };
+  };
+
+  test('compares dotted versions numerically', () => {
+    expect(compareVersions('1.147.0', '1.147.0')).toBe(0);
+    expect(compareVersions('1.146.9', '1.147.0')).toBe(-1);
+    expect(compareVersions('1.150.1', '1.147.0')).toBe(1);
+    expect(compareVersions('2.0.0', '1.999.0')).toBe(1);
+  });
+
+  test('fails with a clear message when there is no sam on PATH', () => {
+    expect(() => checkSamCli({ PATH: tempDir() })).toThrow(SamEnvError);
+    expect(() => checkSamCli({ PATH: tempDir() })).toThrow(/not installed \(no `sam` on PATH\).*1\.147\.0 or later/);
+  });
+
+  test('fails with a clear message when sam is older than the first release with nodejs24.x', () => {
+    expect(() => checkSamCli(fakeSam('1.146.0').env)).toThrow(/SAM CLI 1\.146\.0 is too old: .*nodejs24\.x.* from 1\.147\.0/);
+    expect(checkSamCli(fakeSam(MIN_SAM_CLI_VERSION).env)).toBe(MIN_SAM_CLI_VERSION);
+    expect(checkSamCli(fakeSam('1.164.0').env)).toBe('1.164.0');
+  });
+
+  test('an old sam stops it before anything is synthesised or written', async () => {
+    const out = tempDir();
+    const { env, argsFile } = fakeSam('1.120.0');
+    await expect(samStart(['--out', out, '--no-check'], env)).rejects.toThrow(/too old/);
+    expect(existsSync(join(out, 'sam-env.json'))).toBe(false);
+    expect(existsSync(argsFile)).toBe(false);
+  });
+
+  test('writes the env file and runs sam local start-api on the template with it', async () => {
+    const { app } = synth({ samLocal: 'true' });
+    const dir = app.synth().directory;
+    const { env, argsFile } = fakeSam('1.150.0');
+    const output = captureOutput();
+    let status: number;
+    try {
+      status = await samStart(['--no-synth', '--no-check', '--out', dir, '--port', '3002', '--', '--warm-containers', 'EAGER'], env);
+    } finally {
+      output.restore();
+    }
+    expect(status).toBe(0);
+    expect(existsSync(join(dir, 'sam-env.json'))).toBe(true);
+    const args = readFileSync(argsFile, 'utf8').trimEnd().split('\n');
+    expect(args.slice(0, 2)).toEqual(['local', 'start-api']);
+    expect(args[args.indexOf('--template') + 1]).toMatch(/CalendarEventsApi\.template\.json$/);
+    expect(args[args.indexOf('--env-vars') + 1]).toMatch(/sam-env\.json$/);
+    expect(args[args.indexOf('--port') + 1]).toBe('3002');
+    expect(args.slice(-2)).toEqual(['--warm-containers', 'EAGER']);
+    if (process.platform === 'linux') expect(args[args.indexOf('--add-host') + 1]).toBe('host.docker.internal:host-gateway');
+  }, TIMEOUT);
+});
 
 /** Captures process.stdout/stderr writes during the CLI call (ESM Jest has no jest.spyOn global here). */
 function captureOutput() {
