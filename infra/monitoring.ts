@@ -53,6 +53,9 @@ const JOB_P99_PERCENT_OF_TIMEOUT = 80;
 /** One alarm key per kind; cdk-monitoring-constructs puts it into the alarm's name. */
 const KEY = 'Alarm';
 
+/** The text an alarm notification carries: what happened and where to look (README, "Alarms and the dashboard"). */
+const says = (text: string): CustomAlarmThreshold => ({ alarmDescriptionOverride: text });
+
 export class CalendarMonitoring extends Construct {
   readonly topic: sns.Topic;
   readonly facade: MonitoringFacade;
@@ -136,42 +139,54 @@ export class CalendarMonitoring extends Construct {
         apiStage: props.stage.stageName,
         alarmFriendlyName: 'Api',
         humanReadableName: 'HTTP API',
-        add5xxRateAlarm: { [KEY]: { maxErrorRate: alarms.api5xxRatePercent / 100, ...SUSTAINED } },
+        add5xxRateAlarm: { [KEY]: { maxErrorRate: alarms.api5xxRatePercent / 100, ...SUSTAINED,
+          ...says(`More than ${alarms.api5xxRatePercent} % of the API's requests failed with a 5xx status. See the functions' ` +
+            'Fault-Count alarms and their logs.') } },
         // 429s from the stage's throttling count here too.
-        add4xxRateAlarm: { [KEY]: { maxErrorRate: alarms.api4xxRatePercent / 100, minSampleCountToEvaluateDatapoint: MIN_REQUESTS_FOR_4XX_RATE, ...SUSTAINED } },
+        add4xxRateAlarm: { [KEY]: { maxErrorRate: alarms.api4xxRatePercent / 100, minSampleCountToEvaluateDatapoint: MIN_REQUESTS_FOR_4XX_RATE,
+          ...SUSTAINED, ...says(`More than ${alarms.api4xxRatePercent} % of the API's requests were answered 4xx (429s from ` +
+            'throttling included). The access log shows status, path and caller.') } },
       });
 
     for (const [group, fn] of Object.entries(props.functions)) {
-      this.monitorFunction(fn, pascal(group), `${group} function`, {
-        addLatencyP99Alarm: { [KEY]: { maxLatency: Duration.millis(alarms.latencyP99Ms), ...SUSTAINED } },
+      const label = `${group} function`;
+      this.monitorFunction(fn, pascal(group), label, {
+        addLatencyP99Alarm: { [KEY]: { maxLatency: Duration.millis(alarms.latencyP99Ms), ...SUSTAINED,
+          ...says(`The slowest 1 % of the ${label}'s runs took longer than ${alarms.latencyP99Ms} ms.`) } },
       });
     }
-    const jobLatency = { addLatencyP99Alarm: { [KEY]: { maxLatencyPercentageOfTimeout: JOB_P99_PERCENT_OF_TIMEOUT, ...SUSTAINED } } };
-    this.monitorFunction(props.horizon.fn, 'Horizon', 'horizon job', jobLatency);
+    const jobLatency = (label: string) => ({ addLatencyP99Alarm: { [KEY]: { maxLatencyPercentageOfTimeout: JOB_P99_PERCENT_OF_TIMEOUT,
+      ...SUSTAINED, ...says(`The slowest 1 % of the ${label}'s runs took ${JOB_P99_PERCENT_OF_TIMEOUT} % of its time limit.`) } } });
+    this.monitorFunction(props.horizon.fn, 'Horizon', 'horizon job', jobLatency('horizon job'));
     this.monitorFunction(props.changeEvents.fn, 'PublishChanges', 'change publisher', {
-      ...jobLatency,
+      ...jobLatency('change publisher'),
       isIterator: true,
-      addMaxIteratorAgeAlarm: { [KEY]: { maxAgeInMillis: alarms.iteratorAgeSeconds * 1000, ...ONCE } },
+      addMaxIteratorAgeAlarm: { [KEY]: { maxAgeInMillis: alarms.iteratorAgeSeconds * 1000, ...ONCE,
+        ...says(`Change events are more than ${alarms.iteratorAgeSeconds} s behind the table: the change publisher is failing ` +
+          'or throttled.') } },
     });
 
     this.facade.monitorDynamoTable({
       table: props.table,
       alarmFriendlyName: 'Table',
       humanReadableName: 'table',
-      addReadThrottledEventsCountAlarm: { [KEY]: { maxThrottledEventsThreshold: 0, ...SUSTAINED } },
-      addWriteThrottledEventsCountAlarm: { [KEY]: { maxThrottledEventsThreshold: 0, ...SUSTAINED } },
+      addReadThrottledEventsCountAlarm: { [KEY]: { maxThrottledEventsThreshold: 0, ...SUSTAINED,
+        ...says('DynamoDB throttled reads of the table in two of three 5-minute periods.') } },
+      addWriteThrottledEventsCountAlarm: { [KEY]: { maxThrottledEventsThreshold: 0, ...SUSTAINED,
+        ...says('DynamoDB throttled writes to the table in two of three 5-minute periods.') } },
     });
 
     for (const [name, label, queue] of [
-      ['HorizonDeadLetters', 'horizon job: failed runs', props.horizon.deadLetters],
-      ['PublishChangesDeadLetters', 'change publisher: failed batches', props.changeEvents.deadLetters],
+      ['HorizonDeadLetters', 'horizon job', props.horizon.deadLetters],
+      ['PublishChangesDeadLetters', 'change publisher', props.changeEvents.deadLetters],
     ] as const) {
       this.facade.monitorSqsQueue({
         queue,
         alarmFriendlyName: name,
-        humanReadableName: label,
+        humanReadableName: `${label}: failed work`,
         // An idle queue publishes no metrics; an empty one is fine.
-        addQueueMaxSizeAlarm: { [KEY]: { maxMessageCount: 0, treatMissingDataOverride: TreatMissingData.NOT_BREACHING, ...ONCE } },
+        addQueueMaxSizeAlarm: { [KEY]: { maxMessageCount: 0, treatMissingDataOverride: TreatMissingData.NOT_BREACHING, ...ONCE,
+          ...says(`Failed work waits in the queue of the ${label}; read the function's log, fix the cause, then redo it.`) } },
       });
     }
   }
@@ -181,9 +196,12 @@ export class CalendarMonitoring extends Construct {
       lambdaFunction: fn,
       alarmFriendlyName: name,
       humanReadableName: label,
-      addFaultCountAlarm: { [KEY]: { maxErrorCount: 0, ...ONCE } },
-      addMaxLatencyAlarm: { Timeout: { maxLatencyPercentageOfTimeout: TIMEOUT_PERCENT, ...ONCE } },
-      addThrottlesCountAlarm: { [KEY]: { maxErrorCount: 0, ...ONCE } },
+      addFaultCountAlarm: { [KEY]: { maxErrorCount: 0, ...ONCE,
+        ...says(`The ${label} ended with an error (an exception, a crash or a time-out); its log group has the details.`) } },
+      addMaxLatencyAlarm: { Timeout: { maxLatencyPercentageOfTimeout: TIMEOUT_PERCENT, ...ONCE,
+        ...says(`A run of the ${label} reached ${TIMEOUT_PERCENT} % of its time limit: it timed out or nearly did.`) } },
+      addThrottlesCountAlarm: { [KEY]: { maxErrorCount: 0, ...ONCE,
+        ...says(`Lambda throttled the ${label}: it used all of its reserved concurrency, or the account ran out.`) } },
       ...extra,
     });
   }

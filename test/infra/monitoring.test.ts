@@ -140,6 +140,8 @@ describe('alarms', () => {
       expect(props.AlarmName).toMatch(/^CalendarEventsApi-/);
     }
     expect(new Set(alarms.map((a) => a.props.AlarmName)).size).toBe(alarms.length);
+    // Each notification says what happened to what, in words of its own.
+    expect(new Set(alarms.map((a) => a.props.AlarmDescription)).size).toBe(alarms.length);
   });
 
   test('thresholds follow the context', () => {
