@@ -1,9 +1,9 @@
 /**
- * Builds the CDK app: the stack from the context configuration, plus cdk-nag's AwsSolutions pack, which runs on
- * every synth (a finding without an acknowledgement fails it). Used by infra/app.ts and by the tests.
+ * Builds the CDK app: the stack from the context configuration, plus cdk-nag's AwsSolutions and Serverless packs,
+ * which run on every synth (a finding without an acknowledgement fails it). Used by infra/app.ts and by the tests.
  */
 import { App, Tags, Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { readConfig } from './config.js';
 import { CalendarStack } from './stack.js';
 
@@ -20,7 +20,7 @@ export function buildApp(app: App = new App(), options: BuildOptions = {}): { ap
   });
   Tags.of(stack).add('application', 'calendar-events-api');
   if (options.nag ?? true) {
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
   }
   return { app, stack };
 }

@@ -4,6 +4,26 @@
  * before a construct is created (a typo fails the synth with a message, not the deployment).
  */
 import type { Node } from 'constructs';
+import type { Group } from '../lib/routes/types.js';
+
+/** What reserved concurrency is set for: each route group's function and the change publisher. */
+export type ConcurrencyKey = Group | 'publishChanges';
+
+/** Log levels both Lambda's log filter and Powertools' logger understand. */
+export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Alarm thresholds (infra/monitoring.ts). */
+export interface AlarmThresholds {
+  /** Share of the API's requests answered 5xx, percent (context `alarmApi5xxRatePercent`). */
+  api5xxRatePercent: number;
+  /** Share of the API's requests answered 4xx, 429s included, percent (context `alarmApi4xxRatePercent`). */
+  api4xxRatePercent: number;
+  /** p99 duration of an HTTP function, milliseconds (context `alarmLatencyP99Ms`). */
+  latencyP99Ms: number;
+  /** Age of the oldest stream record the change publisher has not processed, seconds (context `alarmIteratorAgeSeconds`). */
+  iteratorAgeSeconds: number;
+}
 
 export interface CalendarConfig {
   /** CloudFormation stack name (context `stackName`). */
@@ -34,6 +54,13 @@ export interface CalendarConfig {
   changesRetentionSeconds: number;
   /** CloudWatch Logs retention for function and access logs, days (context `logRetentionDays`). */
   logRetentionDays: number;
+  /** Application log level: Lambda's log filter and POWERTOOLS_LOG_LEVEL (context `logLevel`, default INFO). */
+  logLevel: LogLevel;
+  /** Active X-Ray tracing on every function and POWERTOOLS_TRACE_ENABLED (context `tracing`, default false). */
+  tracing: boolean;
+  /** Reserved concurrent executions per function (context `reservedConcurrency`); 0 = unreserved. */
+  reservedConcurrency: Record<ConcurrencyKey, number>;
+  alarms: AlarmThresholds;
   /**
    * Synthesise for `sam local` (context `samLocal`, set by lib/local/sam-env.ts): declares the local-only variables
    * so SAM's --env-vars file can set them, and adds a CloudFormation rule that refuses to deploy the template.
@@ -57,7 +84,18 @@ export const DEFAULTS = {
   logRetentionDays: 30,
   cacheSeconds: 0,
   changesRetentionSeconds: 2_592_000,
+  logLevel: 'INFO',
+  tracing: false,
+  // About 200 of a standard account's 1,000: room for a busy events function, the others sized by their traffic.
+  reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, publishChanges: 5 },
+  alarmApi5xxRatePercent: 1,
+  alarmApi4xxRatePercent: 25,
+  alarmLatencyP99Ms: 3000,
+  alarmIteratorAgeSeconds: 300,
 } as const;
+
+/** Lambda keeps 100 of an account's concurrency unreserved, so reservations of a 1,000 account may total 900 at most. */
+export const MAX_RESERVED_CONCURRENCY = 900;
 
 /** The values CloudWatch Logs accepts for a retention period. */
 export const RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653];
@@ -95,6 +133,45 @@ function int(raw: Raw, key: string, fallback: number, min: number, max: number):
     throw new ConfigError(`Context "${key}" must be a whole number from ${min} to ${max}, not "${String(v)}".`);
   }
   return n;
+}
+
+/**
+ * `reservedConcurrency`: a map per function (cdk.json, or JSON given with -c) over the defaults, or one number for
+ * every function (`-c reservedConcurrency=0` reserves nothing, for accounts with a small concurrency quota).
+ */
+function reservedConcurrency(raw: Raw): Record<ConcurrencyKey, number> {
+  const key = 'reservedConcurrency';
+  const defaults = DEFAULTS.reservedConcurrency;
+  const names = Object.keys(defaults) as ConcurrencyKey[];
+  let v = raw(key);
+  if (typeof v === 'string' && v.trim().startsWith('{')) {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      throw new ConfigError(`Context "${key}" must be a number or a JSON object such as {"events":50}, not "${v}".`);
+    }
+  }
+  let out: Record<ConcurrencyKey, number>;
+  if (v === undefined || v === null || v === '') {
+    out = { ...defaults };
+  } else if (typeof v === 'object' && !Array.isArray(v)) {
+    const given = v as Record<string, unknown>;
+    for (const name of Object.keys(given)) {
+      if (!names.includes(name as ConcurrencyKey)) {
+        throw new ConfigError(`Context "${key}" has no function "${name}"; the functions are ${names.join(', ')}.`);
+      }
+    }
+    out = Object.fromEntries(names.map((name) => [name, int(() => given[name], `${key}.${name}`, defaults[name], 0, 1000)])) as Record<ConcurrencyKey, number>;
+  } else {
+    const all = int(() => v, key, 0, 0, 1000);
+    out = Object.fromEntries(names.map((name) => [name, all])) as Record<ConcurrencyKey, number>;
+  }
+  const total = Object.values(out).reduce((a, b) => a + b, 0);
+  if (total > MAX_RESERVED_CONCURRENCY) {
+    throw new ConfigError(`Context "${key}" reserves ${total} concurrent executions in all; at most ${MAX_RESERVED_CONCURRENCY} ` +
+      'fit a standard account (Lambda keeps 100 unreserved).');
+  }
+  return out;
 }
 
 function validTimeZone(zone: string): boolean {
@@ -182,6 +259,11 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
   const cacheSeconds = int(raw, 'cacheSeconds', DEFAULTS.cacheSeconds, 0, 31_536_000);
   const changesRetentionSeconds = int(raw, 'changesRetentionSeconds', DEFAULTS.changesRetentionSeconds, 3600, 31_536_000);
 
+  const logLevel = text(raw, 'logLevel', DEFAULTS.logLevel).toUpperCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`Context "logLevel" must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
+  }
+
   return {
     stackName,
     stageName,
@@ -196,6 +278,15 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     logRetentionDays,
     cacheSeconds,
     changesRetentionSeconds,
+    logLevel: logLevel as LogLevel,
+    tracing: bool(raw, 'tracing', DEFAULTS.tracing),
+    reservedConcurrency: reservedConcurrency(raw),
+    alarms: {
+      api5xxRatePercent: int(raw, 'alarmApi5xxRatePercent', DEFAULTS.alarmApi5xxRatePercent, 1, 100),
+      api4xxRatePercent: int(raw, 'alarmApi4xxRatePercent', DEFAULTS.alarmApi4xxRatePercent, 1, 100),
+      latencyP99Ms: int(raw, 'alarmLatencyP99Ms', DEFAULTS.alarmLatencyP99Ms, 100, 30_000),
+      iteratorAgeSeconds: int(raw, 'alarmIteratorAgeSeconds', DEFAULTS.alarmIteratorAgeSeconds, 60, 86_400),
+    },
     samLocal: bool(raw, 'samLocal', false),
   };
 }

@@ -41,6 +41,8 @@ import { NAMESPACE, type Group } from '../lib/routes/types.js';
 import { createTableInput, TABLE } from '../lib/store/table.js';
 import { nodejsBundlingOptions } from './bundling.js';
 import type { CalendarConfig } from './config.js';
+import { CalendarMonitoring } from './monitoring.js';
+import { acknowledgeTelemetry, functionTelemetry } from './telemetry.js';
 import {
   ACCOUNT_KEY_PREFIXES,
   CHANGE_READ_KEYS,
@@ -96,6 +98,9 @@ export const SAM_LOCAL_PLACEHOLDERS = {
 
 const pascal = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** Reserved concurrency from the configuration: 0 leaves the function on the account's unreserved pool. */
+const reserved = (n: number): { reservedConcurrentExecutions?: number } => (n > 0 ? { reservedConcurrentExecutions: n } : {});
+
 export interface CalendarStackProps extends StackProps {
   config: CalendarConfig;
 }
@@ -118,6 +123,8 @@ export class CalendarStack extends Stack {
   readonly defaultRoute: HttpRoute;
   /** Base URL of the API, e.g. https://abc.execute-api.eu-west-1.amazonaws.com/calendar/events/v1 */
   readonly apiUrl: string;
+  /** Alarms, their SNS topic and the dashboard (infra/monitoring.ts). */
+  readonly monitoring: CalendarMonitoring;
 
   constructor(scope: Construct, id: string, props: CalendarStackProps) {
     super(scope, id, props);
@@ -328,6 +335,10 @@ export class CalendarStack extends Stack {
     new CfnOutput(this, 'JwtIssuer', { value: issuer });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
 
+    this.monitoring = new CalendarMonitoring(this, 'Monitoring', {
+      config, api, stage: this.stage, table: this.table, functions, horizon: this.horizon, changeEvents: this.changeEvents,
+    });
+
     if (config.samLocal) {
       // A samLocal template declares local-only variables; CloudFormation evaluates rules before any change, so
       // deploying it (e.g. `cdk deploy --app cdk.out`) fails immediately. `cdk deploy` re-synthesises without it.
@@ -350,6 +361,8 @@ export class CalendarStack extends Stack {
    */
   private buildHorizonJob(environment: Record<string, string>, retention: logs.RetentionDays):
     { fn: NodejsFunction; schedule: scheduler.Schedule; deadLetters: sqs.Queue } {
+    const deadLetters = this.deadLetterQueue('HorizonDeadLetters', 'the dead-letter queue of the horizon schedule and of the '
+      + 'job itself; a failed invocation waits here for an operator (the job is idempotent: invoking it again repairs).');
     const fn = this.buildLambda('Horizon', 'functions/horizon.ts', 'Calendar API: extends recurring series to the horizon, daily',
       'Calendar API recurring-series horizon job', 'read-write', environment, retention, {
         memorySize: 1024,
@@ -357,9 +370,10 @@ export class CalendarStack extends Stack {
         timeout: Duration.minutes(15),
         // One run at a time: a second could only take over the same series.
         reservedConcurrentExecutions: 1,
+        // The scheduler invokes asynchronously: its dead-letter queue receives invocations it could not deliver, this one
+        // the runs that failed after Lambda's own retries.
+        deadLetterQueue: deadLetters,
       });
-    const deadLetters = this.deadLetterQueue('HorizonDeadLetters', 'the dead-letter queue of the horizon schedule; a failed '
-      + 'invocation waits here for an operator (the job is idempotent: invoking it again repairs).');
     // The schedule's own role: it may invoke this function and send to the dead-letter queue, nothing else.
     const invoker = new iam.Role(this, 'HorizonScheduleRole', {
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
@@ -392,7 +406,9 @@ export class CalendarStack extends Stack {
     const bus = new events.EventBus(this, 'ChangeEvents', { description: 'Calendar API: one event per committed change (contract §16)' });
     const fn = this.buildLambda('PublishChanges', 'functions/publish-changes.ts', 'Calendar API: publishes committed changes to EventBridge',
       'Calendar API change-event publisher', 'none', { ...environment, CALENDAR_CHANGE_BUS: bus.eventBusName, CALENDAR_API_URL: this.apiUrl },
-      retention, { memorySize: 256, timeout: Duration.seconds(30) });
+      retention, { memorySize: 256, timeout: Duration.seconds(30), ...reserved(this.config.reservedConcurrency.publishChanges) });
+    Validations.of(fn).acknowledge({ id: 'Serverless::Serverless-LambdaDLQ', reason: 'The stream event source invokes this '
+      + 'function synchronously; batches that keep failing go to the event source\'s failure destination (the queue below).' });
     bus.grantPutEventsTo(fn);
     const deadLetters = this.deadLetterQueue('PublishChangesDeadLetters', 'the failure destination of the change publisher\'s '
       + 'stream source; what lands here waits for an operator.');
@@ -424,13 +440,20 @@ export class CalendarStack extends Stack {
   private deadLetterQueue(id: string, what: string): sqs.Queue {
     const queue = new sqs.Queue(this, id, { encryption: sqs.QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
     Validations.of(queue).acknowledge({ id: 'AwsSolutions::AwsSolutions-SQS3', reason: `This queue is ${what}` });
+    Validations.of(queue).acknowledge({ id: 'Serverless::Serverless-SQSRedrivePolicy', reason: `Nothing consumes this queue, so no `
+      + `message is received often enough to need a redrive policy: it is ${what}` });
     return queue;
   }
 
   private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): NodejsFunction {
     const sizing = SIZING[group];
-    return this.buildLambda(pascal(group), `functions/${group}.ts`, `Calendar API: ${group} routes`, `Calendar API ${group} function`,
-      tableAccess(group), environment, retention, { memorySize: sizing.memoryMb, timeout: sizing.timeout });
+    const fn = this.buildLambda(pascal(group), `functions/${group}.ts`, `Calendar API: ${group} routes`, `Calendar API ${group} function`,
+      tableAccess(group), environment, retention, { memorySize: sizing.memoryMb, timeout: sizing.timeout,
+        ...reserved(this.config.reservedConcurrency[group]) });
+    Validations.of(fn).acknowledge({ id: 'Serverless::Serverless-LambdaDLQ', reason: 'The API (and the root function, when '
+      + 'it forwards a request) invokes this function synchronously: a failure is the caller\'s response, there is no '
+      + 'asynchronous event to keep.' });
+    return fn;
   }
 
   /**
@@ -440,12 +463,13 @@ export class CalendarStack extends Stack {
    */
   private buildLambda(name: string, entry: string, description: string, roleDescription: string, access: TableAccess,
     environment: Record<string, string>, retention: logs.RetentionDays,
-    sizing: { memorySize: number; timeout: Duration; reservedConcurrentExecutions?: number }): NodejsFunction {
+    sizing: { memorySize: number; timeout: Duration; reservedConcurrentExecutions?: number; deadLetterQueue?: sqs.IQueue }): NodejsFunction {
     const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention, removalPolicy: RemovalPolicy.RETAIN });
     const role = new iam.Role(this, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: roleDescription });
     logGroup.grantWrite(role);
     grantTableAccess(role, this.table, access);
-    return new NodejsFunction(this, `${name}Function`, {
+    const telemetry = functionTelemetry(this.config, entry);
+    const fn = new NodejsFunction(this, `${name}Function`, {
       description,
       entry: projectFile(entry),
       handler: 'handler',
@@ -457,11 +481,14 @@ export class CalendarStack extends Stack {
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
-      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+      applicationLogLevelV2: telemetry.applicationLogLevelV2,
       systemLogLevelV2: lambda.SystemLogLevel.WARN,
-      environment,
+      tracing: telemetry.tracing,
+      environment: { ...environment, ...telemetry.environment },
       bundling: nodejsBundlingOptions(),
     });
+    acknowledgeTelemetry(fn, role, this.config);
+    return fn;
   }
 }
 

@@ -1,5 +1,6 @@
 /** infra/config.ts: context parsing, defaults and validation. */
-import { ConfigError, DEFAULTS, readConfig } from '../../infra/config.js';
+import { ConfigError, DEFAULTS, MAX_RESERVED_CONCURRENCY, readConfig } from '../../infra/config.js';
+import { functionGroups } from '../../infra/routes.js';
 import { CDK_JSON } from './helpers.js';
 
 describe('readConfig()', () => {
@@ -25,6 +26,10 @@ describe('readConfig()', () => {
       logRetentionDays: 30,
       cacheSeconds: 0,
       changesRetentionSeconds: 2_592_000,
+      logLevel: 'INFO',
+      tracing: false,
+      reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, publishChanges: 5 },
+      alarms: { api5xxRatePercent: 1, api4xxRatePercent: 25, latencyP99Ms: 3000, iteratorAgeSeconds: 300 },
       samLocal: false,
     });
     expect(readConfig(CDK_JSON.context)).toEqual(readConfig({}));
@@ -64,6 +69,27 @@ describe('readConfig()', () => {
     });
   });
 
+  test('logging, tracing, reserved concurrency and alarm thresholds from -c strings', () => {
+    const c = readConfig({ logLevel: 'debug', tracing: 'true', reservedConcurrency: '{"events":50,"tags":0}', alarmApi5xxRatePercent: '5',
+      alarmApi4xxRatePercent: '50', alarmLatencyP99Ms: '1500', alarmIteratorAgeSeconds: '900' });
+    expect(c).toMatchObject({ logLevel: 'DEBUG', tracing: true,
+      alarms: { api5xxRatePercent: 5, api4xxRatePercent: 50, latencyP99Ms: 1500, iteratorAgeSeconds: 900 } });
+    // A map overrides the functions it names; the others keep their defaults.
+    expect(c.reservedConcurrency).toEqual({ ...DEFAULTS.reservedConcurrency, events: 50, tags: 0 });
+    // One number for every function: 0 reserves nothing (accounts with a small concurrency quota).
+    expect(Object.values(readConfig({ reservedConcurrency: '0' }).reservedConcurrency)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  test('reserved concurrency: every function group and the change publisher have a default, and they fit a standard account', () => {
+    expect(Object.keys(DEFAULTS.reservedConcurrency).sort()).toEqual([...functionGroups(), 'publishChanges'].sort());
+    const total = Object.values(DEFAULTS.reservedConcurrency).reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThanOrEqual(MAX_RESERVED_CONCURRENCY);
+    // Of the route groups, the events function serves most traffic, root (index, documents) the least.
+    const { events, root, publishChanges: _publisher, ...others } = DEFAULTS.reservedConcurrency;
+    for (const n of Object.values(others)) expect(n).toBeLessThan(events);
+    for (const n of Object.values(others)) expect(n).toBeGreaterThanOrEqual(root);
+  });
+
   test.each([
     [{ siteTimezone: 'Mars/Olympus' }, /siteTimezone/],
     [{ throttlingRateLimit: 'fast' }, /throttlingRateLimit/],
@@ -78,6 +104,15 @@ describe('readConfig()', () => {
     [{ changesRetentionSeconds: 60 }, /changesRetentionSeconds/],
     [{ stageName: 'has space' }, /stageName/],
     [{ stackName: '1stack' }, /stackName/],
+    [{ logLevel: 'verbose' }, /logLevel/],
+    [{ tracing: 'sometimes' }, /tracing/],
+    [{ reservedConcurrency: { docs: 5 } }, /no function "docs"/],
+    [{ reservedConcurrency: { events: -1 } }, /reservedConcurrency\.events/],
+    [{ reservedConcurrency: '{"events":' }, /JSON object/],
+    [{ reservedConcurrency: '200' }, /at most 900/],
+    [{ reservedConcurrency: { events: 900 } }, /reserves 1005/],
+    [{ alarmApi5xxRatePercent: 0 }, /alarmApi5xxRatePercent/],
+    [{ alarmLatencyP99Ms: 'slow' }, /alarmLatencyP99Ms/],
   ])('rejects %j', (context, message) => {
     expect(() => readConfig(context)).toThrow(ConfigError);
     expect(() => readConfig(context)).toThrow(message);

@@ -1,5 +1,5 @@
 /**
- * cdk-nag (AwsSolutions, v3 policy-validation plugin) passes on the real app, exactly as `cdk synth` runs it
+ * cdk-nag (AwsSolutions and Serverless packs, v3 policy-validation plugins) passes on the real app, exactly as `cdk synth` runs it
  * (cdk.json context including CDK's own CloudFormation rule validation), and fails when a finding appears that
  * no acknowledgement covers.
  */
@@ -53,6 +53,40 @@ test('synth with cdk-nag passes; every acknowledgement has a reason; APIG4 is ac
   expect(unauthenticated).toHaveLength(stack.routes.length + 1); // + $default
   expect(unauthenticated.every((p) => p.startsWith(`${stack.stackName}/Routes/`))).toBe(true);
   expect(report.pluginReports.every((r) => r.conclusion === 'success')).toBe(true);
+}, TIMEOUT);
+
+/** The Serverless pack's report of a synth with cdk.json's context plus `context`. */
+function serverlessReport(context: Record<string, unknown> = {}) {
+  const app = makeApp(context, { defaultRules: true });
+  const { stack } = buildApp(app);
+  const assembly = app.synth();
+  const report = JSON.parse(readFileSync(join(assembly.directory, 'validation-report.json'), 'utf8')) as Report;
+  expect(report.pluginReports.map((r) => r.pluginName).sort()).toEqual(['AwsSolutions', 'Serverless']);
+  expect(report.pluginReports.every((r) => r.conclusion === 'success' && r.violations.length === 0)).toBe(true);
+  const serverless = report.pluginReports.find((r) => r.pluginName === 'Serverless')!;
+  const suppressed = serverless.suppressedViolations ?? [];
+  for (const s of suppressed) expect(s.reason.length).toBeGreaterThan(80);
+  const paths = (rule: string) => suppressed.filter((s) => s.ruleName === rule).flatMap((s) => s.violatingConstructs.map((c) => c.constructPath)).sort();
+  return { stack, suppressed, paths };
+}
+
+test('the Serverless pack passes; its acknowledgements name each function, queue and subscription', () => {
+  const { stack, suppressed, paths } = serverlessReport();
+  expect(new Set(suppressed.map((s) => s.ruleName))).toEqual(new Set(['Serverless-LambdaDLQ', 'Serverless-LambdaTracing',
+    'Serverless-SQSRedrivePolicy', 'Serverless-SNSRedrivePolicy']));
+  const fnPath = (fn: { node: { path: string } }) => `${fn.node.path}/Resource`;
+  const synchronous = [...Object.values(stack.functions), stack.changeEvents.fn];
+  // The horizon job is invoked asynchronously and has a dead-letter queue; the others are invoked synchronously.
+  expect(paths('Serverless-LambdaDLQ')).toEqual(synchronous.map(fnPath).sort());
+  // Tracing is off by default: acknowledged on every function.
+  expect(paths('Serverless-LambdaTracing')).toEqual([...synchronous, stack.horizon.fn].map(fnPath).sort());
+  expect(paths('Serverless-SQSRedrivePolicy')).toEqual([stack.horizon.deadLetters, stack.changeEvents.deadLetters].map(fnPath).sort());
+  expect(paths('Serverless-SNSRedrivePolicy')).toEqual([stack.monitoring.emailSubscription.node.path]);
+}, TIMEOUT);
+
+test('with -c tracing=true both packs pass without the tracing acknowledgement', () => {
+  const { suppressed } = serverlessReport({ tracing: 'true' });
+  expect(suppressed.map((s) => s.ruleName)).not.toContain('Serverless-LambdaTracing');
 }, TIMEOUT);
 
 test('the other configurations pass too (existing issuer, custom domain, named stage, samLocal)', () => {

@@ -152,6 +152,11 @@ describe('functions', () => {
         CALENDAR_CACHE_SECONDS: '0',
         CALENDAR_CHANGES_RETENTION_SECONDS: '2592000',
         NODE_OPTIONS: '--enable-source-maps',
+        // Powertools (infra/telemetry.ts; test/infra/monitoring.test.ts covers every function)
+        POWERTOOLS_SERVICE_NAME: group,
+        POWERTOOLS_METRICS_NAMESPACE: 'CalendarEventsApi',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_TRACE_ENABLED: 'false',
       });
       // The root function knows the other functions, to hand them the requests that reach it (lib/aws/forward.ts).
       if (group === 'root') {
