@@ -4,6 +4,7 @@
  * before a construct is created (a typo fails the synth with a message, not the deployment).
  */
 import type { Node } from 'constructs';
+import type { TrafficClass } from './routes.js';
 
 export interface CalendarConfig {
   /** CloudFormation stack name (context `stackName`). */
@@ -21,6 +22,22 @@ export interface CalendarConfig {
   throttlingRateLimit: number;
   /** Stage-wide burst bucket, requests (context `throttlingBurstLimit`). */
   throttlingBurstLimit: number;
+  /**
+   * Per-route throttles by traffic class (infra/routes.ts decides each route key's class): public reads, writes (and
+   * whatever else the `ANY` keys of paths with writes receive), the documentation routes. Each route key has its own
+   * bucket of this size; none may exceed the stage-wide values, which stay the ceiling (and apply to `$default`).
+   */
+  routeThrottles: Record<TrafficClass, { rateLimit: number; burstLimit: number }>;
+  /**
+   * Put a CloudFront distribution with an AWS WAF web ACL (a rate-based rule per client address) in front of the API
+   * (context `waf`, default false: the web ACL costs money every month). The ACL lives in a companion stack in
+   * us-east-1, where CloudFront's web ACLs must be.
+   */
+  waf: boolean;
+  /** Requests one client address may send in 5 minutes before the web ACL blocks it (context `wafRateLimit`). */
+  wafRateLimit: number;
+  /** Add the AWS managed rule groups Common and KnownBadInputs to the web ACL (context `wafManagedRules`). */
+  wafManagedRules: boolean;
   /** Custom domain (contexts `domainName` + `certificateArn`, a regional ACM certificate); both or neither. */
   customDomain: { domainName: string; certificateArn: string } | null;
   /** Create a Cognito user pool (context `createUserPool`, default true) or trust an existing issuer. */
@@ -49,6 +66,15 @@ export const DEFAULTS = {
   siteUrl: '',
   throttlingRateLimit: 100,
   throttlingBurstLimit: 200,
+  throttlingReadRateLimit: 50,
+  throttlingReadBurstLimit: 100,
+  throttlingWriteRateLimit: 5,
+  throttlingWriteBurstLimit: 10,
+  throttlingDocsRateLimit: 10,
+  throttlingDocsBurstLimit: 20,
+  waf: false,
+  wafRateLimit: 1000,
+  wafManagedRules: false,
   domainName: '',
   certificateArn: '',
   createUserPool: true,
@@ -148,6 +174,15 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
   const throttlingRateLimit = int(raw, 'throttlingRateLimit', DEFAULTS.throttlingRateLimit, 1, 10_000);
   const throttlingBurstLimit = int(raw, 'throttlingBurstLimit', DEFAULTS.throttlingBurstLimit, 1, 5_000);
 
+  // A route's own limit defaults to the smaller of its class's default and the stage-wide limit, and may not exceed the latter.
+  const routeThrottle = (name: 'Read' | 'Write' | 'Docs') => ({
+    rateLimit: int(raw, `throttling${name}RateLimit`, Math.min(DEFAULTS[`throttling${name}RateLimit`], throttlingRateLimit), 1,
+      throttlingRateLimit),
+    burstLimit: int(raw, `throttling${name}BurstLimit`, Math.min(DEFAULTS[`throttling${name}BurstLimit`], throttlingBurstLimit), 1,
+      throttlingBurstLimit),
+  });
+  const routeThrottles = { read: routeThrottle('Read'), write: routeThrottle('Write'), docs: routeThrottle('Docs') };
+
   const domainName = optional(raw, 'domainName');
   const certificateArn = optional(raw, 'certificateArn');
   if (Boolean(domainName) !== Boolean(certificateArn)) {
@@ -174,6 +209,15 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     throw new ConfigError('Context "jwtIssuer" must be an https:// URL (API Gateway fetches its JWKS over HTTPS).');
   }
 
+  const waf = bool(raw, 'waf', DEFAULTS.waf);
+  // AWS WAF's rate-based rules accept 100 and more (older accounts' minimum; newer ones allow 10).
+  const wafRateLimit = int(raw, 'wafRateLimit', DEFAULTS.wafRateLimit, 100, 2_000_000_000);
+  const wafManagedRules = bool(raw, 'wafManagedRules', DEFAULTS.wafManagedRules);
+  if (waf && domainName) {
+    throw new ConfigError('Contexts "waf" and "domainName" do not go together: the custom domain points at API Gateway, which then '
+      + 'refuses requests that did not come through the distribution. Use one of them.');
+  }
+
   const logRetentionDays = int(raw, 'logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
   if (!RETENTION_DAYS.includes(logRetentionDays)) {
     throw new ConfigError(`Context "logRetentionDays" must be one of ${RETENTION_DAYS.join(', ')}, not ${logRetentionDays}.`);
@@ -189,6 +233,10 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     siteUrl,
     throttlingRateLimit,
     throttlingBurstLimit,
+    routeThrottles,
+    waf,
+    wafRateLimit,
+    wafManagedRules,
     customDomain: domainName && certificateArn ? { domainName, certificateArn } : null,
     createUserPool,
     jwtIssuer,
