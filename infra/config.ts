@@ -25,7 +25,11 @@ export interface CalendarConfig {
   /**
    * Per-route throttles by traffic class (infra/routes.ts decides each route key's class): public reads, writes (and
    * whatever else the `ANY` keys of paths with writes receive), the documentation routes. Each route key has its own
-   * bucket of this size; none may exceed the stage-wide values, which stay the ceiling (and apply to `$default`).
+   * bucket of this size, capped at the stage-wide values, which stay the ceiling (and apply to `$default`).
+   * Sizing (defaults): a public read is one short function invocation of a few DynamoDB reads, which the calendar's
+   * readers and their sites' caches send in bursts: 50 rps, burst 100 per route key. A write is a DynamoDB transaction
+   * (a series up to 1,000 occurrences) sent by a few editors and synchronising tools: 5 rps, burst 10. The documentation
+   * (index, OpenAPI document) is a large generated body that people and tooling fetch now and then: 10 rps, burst 20.
    */
   routeThrottles: Record<TrafficClass, { rateLimit: number; burstLimit: number }>;
   /**
@@ -174,12 +178,10 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
   const throttlingRateLimit = int(raw, 'throttlingRateLimit', DEFAULTS.throttlingRateLimit, 1, 10_000);
   const throttlingBurstLimit = int(raw, 'throttlingBurstLimit', DEFAULTS.throttlingBurstLimit, 1, 5_000);
 
-  // A route's own limit defaults to the smaller of its class's default and the stage-wide limit, and may not exceed the latter.
+  // A route's own limit is capped at the stage-wide one, the ceiling (lowering -c throttlingRateLimit lowers them all).
   const routeThrottle = (name: 'Read' | 'Write' | 'Docs') => ({
-    rateLimit: int(raw, `throttling${name}RateLimit`, Math.min(DEFAULTS[`throttling${name}RateLimit`], throttlingRateLimit), 1,
-      throttlingRateLimit),
-    burstLimit: int(raw, `throttling${name}BurstLimit`, Math.min(DEFAULTS[`throttling${name}BurstLimit`], throttlingBurstLimit), 1,
-      throttlingBurstLimit),
+    rateLimit: Math.min(int(raw, `throttling${name}RateLimit`, DEFAULTS[`throttling${name}RateLimit`], 1, 10_000), throttlingRateLimit),
+    burstLimit: Math.min(int(raw, `throttling${name}BurstLimit`, DEFAULTS[`throttling${name}BurstLimit`], 1, 5_000), throttlingBurstLimit),
   });
   const routeThrottles = { read: routeThrottle('Read'), write: routeThrottle('Write'), docs: routeThrottle('Docs') };
 

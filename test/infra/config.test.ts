@@ -18,6 +18,10 @@ describe('readConfig()', () => {
       siteUrl: null,
       throttlingRateLimit: 100,
       throttlingBurstLimit: 200,
+      routeThrottles: { read: { rateLimit: 50, burstLimit: 100 }, write: { rateLimit: 5, burstLimit: 10 }, docs: { rateLimit: 10, burstLimit: 20 } },
+      waf: false,
+      wafRateLimit: 1000,
+      wafManagedRules: false,
       customDomain: null,
       createUserPool: true,
       jwtIssuer: null,
@@ -64,6 +68,21 @@ describe('readConfig()', () => {
     });
   });
 
+  test('per-route throttles: from context, capped at the stage-wide limits', () => {
+    expect(readConfig({ throttlingReadRateLimit: '20', throttlingWriteBurstLimit: '3', throttlingDocsRateLimit: 2 }).routeThrottles).toEqual({
+      read: { rateLimit: 20, burstLimit: 100 }, write: { rateLimit: 5, burstLimit: 3 }, docs: { rateLimit: 2, burstLimit: 20 },
+    });
+    expect(readConfig({ throttlingRateLimit: '25', throttlingBurstLimit: '8', throttlingReadRateLimit: 400 }).routeThrottles).toEqual({
+      read: { rateLimit: 25, burstLimit: 8 }, write: { rateLimit: 5, burstLimit: 8 }, docs: { rateLimit: 10, burstLimit: 8 },
+    });
+  });
+
+  test('waf: off by default; -c waf=true with its rate limit and managed rules', () => {
+    expect(readConfig({ waf: 'true', wafRateLimit: '2000', wafManagedRules: 'yes' })).toMatchObject({
+      waf: true, wafRateLimit: 2000, wafManagedRules: true,
+    });
+  });
+
   test.each([
     [{ siteTimezone: 'Mars/Olympus' }, /siteTimezone/],
     [{ throttlingRateLimit: 'fast' }, /throttlingRateLimit/],
@@ -78,6 +97,12 @@ describe('readConfig()', () => {
     [{ changesRetentionSeconds: 60 }, /changesRetentionSeconds/],
     [{ stageName: 'has space' }, /stageName/],
     [{ stackName: '1stack' }, /stackName/],
+    [{ throttlingReadRateLimit: 10_001 }, /throttlingReadRateLimit/],
+    [{ throttlingWriteBurstLimit: 'ten' }, /throttlingWriteBurstLimit/],
+    [{ throttlingDocsRateLimit: 0 }, /throttlingDocsRateLimit/],
+    [{ waf: 'sometimes' }, /waf/],
+    [{ wafRateLimit: 99 }, /wafRateLimit/],
+    [{ waf: true, domainName: 'api.example.org', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc' }, /waf.*domainName/],
   ])('rejects %j', (context, message) => {
     expect(() => readConfig(context)).toThrow(ConfigError);
     expect(() => readConfig(context)).toThrow(message);
