@@ -3,6 +3,8 @@
  * Values given with -c arrive as strings, so numbers and booleans are parsed here and every value is validated
  * before a construct is created (a typo fails the synth with a message, not the deployment).
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
 import type { TrafficClass } from './routes.js';
 
@@ -149,12 +151,43 @@ function httpsUrl(value: string, key: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/**
+ * A deployment's settings, `deploy/<name>.context.json` (context `deployment`, e.g. `-c deployment=production`). The
+ * CDK CLI gives cdk.json's context precedence over cdk.context.json, and cdk.json carries every default, so a
+ * deployment's own values could not live in cdk.context.json; a file named on the command line can, and its values win
+ * over cdk.json and over -c. Only the keys of DEFAULTS are accepted (a typo fails the synth).
+ */
+export const deploymentPath = (name: string): string => fileURLToPath(new URL(`../deploy/${name}.context.json`, import.meta.url));
+
+function deploymentFile(name: string | null): Record<string, unknown> | null {
+  if (name === null) return null;
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) {
+    throw new ConfigError(`Context "deployment" must name a file deploy/<name>.context.json by its lower-case name, not "${name}".`);
+  }
+  let values: unknown;
+  try {
+    values = JSON.parse(readFileSync(deploymentPath(name), 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`Context "deployment": cannot read deploy/${name}.context.json (${(e as Error).message}).`);
+  }
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new ConfigError(`deploy/${name}.context.json must hold one JSON object of context keys and values.`);
+  }
+  const unknown = Object.keys(values).filter((k) => !(k in DEFAULTS));
+  if (unknown.length) {
+    throw new ConfigError(`deploy/${name}.context.json sets keys this app does not read: ${unknown.join(', ')} (known: ${Object.keys(DEFAULTS).join(', ')}).`);
+  }
+  return values as Record<string, unknown>;
+}
+
 /** Reads and validates the configuration from any context lookup (a construct node, or a plain object in tests). */
 export function readConfig(source: Node | Record<string, unknown>): CalendarConfig {
-  const raw: Raw =
+  const context: Raw =
     'tryGetContext' in source && typeof source.tryGetContext === 'function'
       ? (key) => (source as Node).tryGetContext(key)
       : (key) => (source as Record<string, unknown>)[key];
+  const file = deploymentFile(optional(context, 'deployment'));
+  const raw: Raw = (key) => (file && key in file ? file[key] : context(key));
 
   const stackName = text(raw, 'stackName', DEFAULTS.stackName);
   if (!/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(stackName)) {

@@ -1,5 +1,6 @@
 /** infra/config.ts: context parsing, defaults and validation. */
-import { ConfigError, DEFAULTS, readConfig } from '../../infra/config.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError, DEFAULTS, deploymentPath, readConfig } from '../../infra/config.js';
 import { CDK_JSON } from './helpers.js';
 
 describe('readConfig()', () => {
@@ -75,6 +76,16 @@ describe('readConfig()', () => {
     expect(readConfig({ throttlingRateLimit: '25', throttlingBurstLimit: '8', throttlingReadRateLimit: 400 }).routeThrottles).toEqual({
       read: { rateLimit: 25, burstLimit: 8 }, write: { rateLimit: 5, burstLimit: 8 }, docs: { rateLimit: 10, burstLimit: 8 },
     });
+  });
+
+  test('-c deployment=production reads deploy/production.context.json, whose values win over cdk.json and -c', () => {
+    const production = JSON.parse(readFileSync(deploymentPath('production'), 'utf8')) as Record<string, unknown>;
+    expect(production.waf).toBe(true);
+    const c = readConfig({ ...CDK_JSON.context, deployment: 'production', waf: false, stageName: 'live' });
+    expect(c).toMatchObject({ waf: true, wafManagedRules: production.wafManagedRules, wafRateLimit: production.wafRateLimit,
+      logRetentionDays: production.logRetentionDays, stageName: 'live' });
+    expect(() => readConfig({ deployment: '../cdk' })).toThrow(/deployment/);
+    expect(() => readConfig({ deployment: 'nowhere' })).toThrow(/cannot read deploy\/nowhere\.context\.json/);
   });
 
   test('waf: off by default; -c waf=true with its rate limit and managed rules', () => {

@@ -155,6 +155,12 @@ describe('with -c waf=true', () => {
     expect(JSON.stringify(on.main)).not.toMatch(/"HeaderValue":"[A-Za-z0-9]{20,}"/);
   });
 
+  test('the example production deployment (deploy/production.context.json) turns the edge on', () => {
+    const production = synthBoth({ deployment: 'production' });
+    expect(production.webAcl).not.toBeNull();
+    expect(resourcesOfType(production.main, 'AWS::CloudFront::Distribution')).toHaveLength(1);
+  }, TIMEOUT);
+
   test('a custom domain and waf do not go together (the domain would be refused)', () => {
     expect(() => synthBoth({ waf: 'true', domainName: 'api.example.org',
       certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/0a1b2c3d-1234-4abc-9def-0123456789ab' })).toThrow(/waf.*domainName/);
