@@ -309,7 +309,7 @@ export class CalendarStack extends Stack {
     acknowledge(this.defaultRoute, 'The $default catch-all reaches the root function, which redirects other spellings of a ' +
       'route to it and answers 404 for unknown paths without reading any data.');
 
-    // Each route key its own throttle by traffic class (infra/routes.ts); the stage-wide throttle above covers $default.
+    // Each route key gets the throttle of its traffic class (infra/routes.ts); the stage-wide throttle covers $default.
     // The settings name route keys, which must exist before the stage that refers to them.
     (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(this.routes.map(({ spec }) => {
       const limits = config.routeThrottles[spec.traffic];
