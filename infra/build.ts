@@ -5,6 +5,7 @@
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { readConfig } from './config.js';
+import { WebAclStack, webAclStackName } from './edge.js';
 import { CalendarStack } from './stack.js';
 
 export interface BuildOptions {
@@ -12,15 +13,21 @@ export interface BuildOptions {
   nag?: boolean;
 }
 
-export function buildApp(app: App = new App(), options: BuildOptions = {}): { app: App; stack: CalendarStack } {
+export function buildApp(app: App = new App(), options: BuildOptions = {}): { app: App; stack: CalendarStack; webAcl: WebAclStack | null } {
   const config = readConfig(app.node);
+  // With `waf`, the web ACL's stack in us-east-1 (infra/edge.ts) is deployed first: the API's stack reads its ARN.
+  const webAcl = config.waf ? new WebAclStack(app, webAclStackName(config.stackName), {
+    config,
+    description: `Calendar Events API (${config.stackName}): AWS WAF web ACL for its CloudFront distribution`,
+  }) : null;
   const stack = new CalendarStack(app, config.stackName, {
     config,
     description: 'Calendar Events API (The Events Calendar REST v1 compatible): HTTP API, Lambda, DynamoDB, Cognito',
   });
-  Tags.of(stack).add('application', 'calendar-events-api');
+  if (webAcl) stack.addStackDependency(webAcl, 'the distribution reads the web ACL\'s ARN from its SSM parameter');
+  for (const s of [stack, webAcl]) if (s) Tags.of(s).add('application', 'calendar-events-api');
   if (options.nag ?? true) {
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
   }
-  return { app, stack };
+  return { app, stack, webAcl };
 }

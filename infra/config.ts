@@ -3,6 +3,8 @@
  * Values given with -c arrive as strings, so numbers and booleans are parsed here and every value is validated
  * before a construct is created (a typo fails the synth with a message, not the deployment).
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
 import type { Group } from '../lib/routes/types.js';
 
@@ -24,6 +26,7 @@ export interface AlarmThresholds {
   /** Age of the oldest stream record the change publisher has not processed, seconds (context `alarmIteratorAgeSeconds`). */
   iteratorAgeSeconds: number;
 }
+import type { TrafficClass } from './routes.js';
 
 export interface CalendarConfig {
   /** CloudFormation stack name (context `stackName`). */
@@ -41,6 +44,26 @@ export interface CalendarConfig {
   throttlingRateLimit: number;
   /** Stage-wide burst bucket, requests (context `throttlingBurstLimit`). */
   throttlingBurstLimit: number;
+  /**
+   * Per-route throttles by traffic class (infra/routes.ts decides each route key's class): public reads, writes (and
+   * whatever else the `ANY` keys of paths with writes receive), the documentation routes. Each route key has its own
+   * bucket of this size, capped at the stage-wide values, which stay the ceiling (and apply to `$default`).
+   * Sizing (defaults): a public read is one short function invocation of a few DynamoDB reads, which the calendar's
+   * readers and their sites' caches send in bursts: 50 rps, burst 100 per route key. A write is a DynamoDB transaction
+   * (a series up to 1,000 occurrences) sent by a few editors and synchronising tools: 5 rps, burst 10. The documentation
+   * (index, OpenAPI document) is a large generated body that people and tooling fetch now and then: 10 rps, burst 20.
+   */
+  routeThrottles: Record<TrafficClass, { rateLimit: number; burstLimit: number }>;
+  /**
+   * Put a CloudFront distribution with an AWS WAF web ACL (a rate-based rule per client address) in front of the API
+   * (context `waf`, default false: the web ACL costs money every month). The ACL lives in a companion stack in
+   * us-east-1, where CloudFront's web ACLs must be.
+   */
+  waf: boolean;
+  /** Requests one client address may send in 5 minutes before the web ACL blocks it (context `wafRateLimit`). */
+  wafRateLimit: number;
+  /** Add the AWS managed rule groups Common and KnownBadInputs to the web ACL (context `wafManagedRules`). */
+  wafManagedRules: boolean;
   /** Custom domain (contexts `domainName` + `certificateArn`, a regional ACM certificate); both or neither. */
   customDomain: { domainName: string; certificateArn: string } | null;
   /** Create a Cognito user pool (context `createUserPool`, default true) or trust an existing issuer. */
@@ -76,6 +99,15 @@ export const DEFAULTS = {
   siteUrl: '',
   throttlingRateLimit: 100,
   throttlingBurstLimit: 200,
+  throttlingReadRateLimit: 50,
+  throttlingReadBurstLimit: 100,
+  throttlingWriteRateLimit: 5,
+  throttlingWriteBurstLimit: 10,
+  throttlingDocsRateLimit: 10,
+  throttlingDocsBurstLimit: 20,
+  waf: false,
+  wafRateLimit: 1000,
+  wafManagedRules: false,
   domainName: '',
   certificateArn: '',
   createUserPool: true,
@@ -196,12 +228,43 @@ function httpsUrl(value: string, key: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/**
+ * A deployment's settings, `deploy/<name>.context.json` (context `deployment`, e.g. `-c deployment=production`). The
+ * CDK CLI gives cdk.json's context precedence over cdk.context.json, and cdk.json carries every default, so a
+ * deployment's own values could not live in cdk.context.json; a file named on the command line can, and its values win
+ * over cdk.json and over -c. Only the keys of DEFAULTS are accepted (a typo fails the synth).
+ */
+export const deploymentPath = (name: string): string => fileURLToPath(new URL(`../deploy/${name}.context.json`, import.meta.url));
+
+function deploymentFile(name: string | null): Record<string, unknown> | null {
+  if (name === null) return null;
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) {
+    throw new ConfigError(`Context "deployment" must name a file deploy/<name>.context.json by its lower-case name, not "${name}".`);
+  }
+  let values: unknown;
+  try {
+    values = JSON.parse(readFileSync(deploymentPath(name), 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`Context "deployment": cannot read deploy/${name}.context.json (${(e as Error).message}).`);
+  }
+  if (typeof values !== 'object' || values === null || Array.isArray(values)) {
+    throw new ConfigError(`deploy/${name}.context.json must hold one JSON object of context keys and values.`);
+  }
+  const unknown = Object.keys(values).filter((k) => !(k in DEFAULTS));
+  if (unknown.length) {
+    throw new ConfigError(`deploy/${name}.context.json sets keys this app does not read: ${unknown.join(', ')} (known: ${Object.keys(DEFAULTS).join(', ')}).`);
+  }
+  return values as Record<string, unknown>;
+}
+
 /** Reads and validates the configuration from any context lookup (a construct node, or a plain object in tests). */
 export function readConfig(source: Node | Record<string, unknown>): CalendarConfig {
-  const raw: Raw =
+  const context: Raw =
     'tryGetContext' in source && typeof source.tryGetContext === 'function'
       ? (key) => (source as Node).tryGetContext(key)
       : (key) => (source as Record<string, unknown>)[key];
+  const file = deploymentFile(optional(context, 'deployment'));
+  const raw: Raw = (key) => (file && key in file ? file[key] : context(key));
 
   const stackName = text(raw, 'stackName', DEFAULTS.stackName);
   if (!/^[A-Za-z][A-Za-z0-9-]{0,127}$/.test(stackName)) {
@@ -224,6 +287,13 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
   // API Gateway accepts up to the account's regional limit (10,000 rps / 5,000 burst by default).
   const throttlingRateLimit = int(raw, 'throttlingRateLimit', DEFAULTS.throttlingRateLimit, 1, 10_000);
   const throttlingBurstLimit = int(raw, 'throttlingBurstLimit', DEFAULTS.throttlingBurstLimit, 1, 5_000);
+
+  // A route's own limit is capped at the stage-wide one, the ceiling (lowering -c throttlingRateLimit lowers them all).
+  const routeThrottle = (name: 'Read' | 'Write' | 'Docs') => ({
+    rateLimit: Math.min(int(raw, `throttling${name}RateLimit`, DEFAULTS[`throttling${name}RateLimit`], 1, 10_000), throttlingRateLimit),
+    burstLimit: Math.min(int(raw, `throttling${name}BurstLimit`, DEFAULTS[`throttling${name}BurstLimit`], 1, 5_000), throttlingBurstLimit),
+  });
+  const routeThrottles = { read: routeThrottle('Read'), write: routeThrottle('Write'), docs: routeThrottle('Docs') };
 
   const domainName = optional(raw, 'domainName');
   const certificateArn = optional(raw, 'certificateArn');
@@ -251,6 +321,15 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     throw new ConfigError('Context "jwtIssuer" must be an https:// URL (API Gateway fetches its JWKS over HTTPS).');
   }
 
+  const waf = bool(raw, 'waf', DEFAULTS.waf);
+  // AWS WAF's rate-based rules accept 100 and more (older accounts' minimum; newer ones allow 10).
+  const wafRateLimit = int(raw, 'wafRateLimit', DEFAULTS.wafRateLimit, 100, 2_000_000_000);
+  const wafManagedRules = bool(raw, 'wafManagedRules', DEFAULTS.wafManagedRules);
+  if (waf && domainName) {
+    throw new ConfigError('Contexts "waf" and "domainName" do not go together: the custom domain points at API Gateway, which then '
+      + 'refuses requests that did not come through the distribution. Use one of them.');
+  }
+
   const logRetentionDays = int(raw, 'logRetentionDays', DEFAULTS.logRetentionDays, 1, 3653);
   if (!RETENTION_DAYS.includes(logRetentionDays)) {
     throw new ConfigError(`Context "logRetentionDays" must be one of ${RETENTION_DAYS.join(', ')}, not ${logRetentionDays}.`);
@@ -271,6 +350,10 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     siteUrl,
     throttlingRateLimit,
     throttlingBurstLimit,
+    routeThrottles,
+    waf,
+    wafRateLimit,
+    wafManagedRules,
     customDomain: domainName && certificateArn ? { domainName, certificateArn } : null,
     createUserPool,
     jwtIssuer,

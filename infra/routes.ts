@@ -1,14 +1,28 @@
 /**
  * The HTTP API's routes, derived from the route definitions the handlers use (lib/routes) and the routing rules of
  * lib/http/paths.ts: under every base (ours and the origin's, contract §12) and every path prefix (none, en, de,
- * pt-pt), one greedy route pair per top-level path segment, sent to the function of the group that owns that
- * segment — `ANY {root}/events` and `ANY {root}/events/{proxy+}` for the events function, and so on; the namespace
- * index itself goes to the root function. The functions then match their own routes exactly (404, 405 and OPTIONS
- * included), so API Gateway needs no method-level routes and the table stays far below its 300-route quota. Pure (no
- * constructs), so tests can compare the stack against it.
+ * pt-pt), greedy routes per top-level path segment, sent to the function of the group that owns that segment —
+ * `ANY {root}/events` and `ANY {root}/events/{proxy+}` for the events function, and so on; the namespace index itself
+ * goes to the root function. The functions then match their own routes exactly (404, 405 and OPTIONS included).
+ *
+ * API Gateway throttles per route key, so reads and writes get keys of their own where a segment has both: a segment
+ * with public reads and writes gets `GET` keys (reads) next to its `ANY` keys (writes and every other method). An
+ * HTTP API matches methods exactly — HEAD does not match a GET route — so HEAD goes to the `ANY` key and shares the
+ * write bucket; HEAD keys of their own would take another 96 routes. OPTIONS needs no route: with `corsPreflight`
+ * configured API Gateway answers preflight requests itself. Pure (no constructs), so tests can compare the stack
+ * against it.
  */
 import { apiRoot } from '../lib/http/paths.js';
-import { BASES, LANGUAGES, ROUTES, type Base, type Group, type Language, type RouteSpec } from '../lib/routes/index.js';
+import {
+  BASES, LANGUAGES, ROUTES, type Base, type Group, type Language, type OperationSpec, type RouteSpec,
+} from '../lib/routes/index.js';
+
+/** The throttle a route key gets (infra/config.ts `routeThrottles`). */
+export type TrafficClass = 'read' | 'write' | 'docs';
+export const TRAFFIC_CLASSES: readonly TrafficClass[] = ['read', 'write', 'docs'];
+
+/** API Gateway's quota of routes per API (adjustable on request); the stack keeps well below it. */
+export const ROUTES_PER_API_QUOTA = 300;
 
 export interface HttpApiRoute {
   /** Full API Gateway path, e.g. "/de/wp-json/tribe/events/v1/events/{proxy+}". */
@@ -17,6 +31,39 @@ export interface HttpApiRoute {
   base: Base;
   /** The language prefix, or null for the unprefixed path. */
   language: Language | null;
+  /** `GET` for the reads of a segment that also has writes; `ANY` otherwise. */
+  method: 'GET' | 'ANY';
+  traffic: TrafficClass;
+}
+
+/** The API Gateway route key, e.g. "GET /calendar/events/v1/events/{proxy+}" (also the key of the stage's RouteSettings). */
+export const routeKey = (route: Pick<HttpApiRoute, 'method' | 'path'>): string => `${route.method} ${route.path}`;
+
+/** The root group's own operations (root.index, root.doc, …) are the documentation: generated from static definitions. */
+const isDocumentation = (op: OperationSpec): boolean => op.id.startsWith('root.');
+
+/**
+ * The route keys of a top-level segment, from the methods of its operations: documentation; reads only; writes whose
+ * reads need sign-in (account management: one key, throttled as writes); public reads and writes (a GET key and an ANY
+ * key).
+ */
+export function segmentKeys(operations: readonly OperationSpec[]): { method: 'GET' | 'ANY'; traffic: TrafficClass }[] {
+  if (operations.every(isDocumentation)) return [{ method: 'ANY', traffic: 'docs' }];
+  const writes = operations.some((op) => op.method !== 'GET');
+  if (!writes) return [{ method: 'ANY', traffic: 'read' }];
+  const publicReads = operations.some((op) => op.method === 'GET' && op.capability === 'public');
+  if (!publicReads) return [{ method: 'ANY', traffic: 'write' }];
+  return [{ method: 'ANY', traffic: 'write' }, { method: 'GET', traffic: 'read' }];
+}
+
+/** Each top-level segment's operations, in definition order. */
+function segmentOperations(routes: readonly RouteSpec[]): Map<string, OperationSpec[]> {
+  const out = new Map<string, OperationSpec[]>();
+  for (const route of routes) {
+    const segment = route.path.split('/')[1] ?? '';
+    out.set(segment, [...(out.get(segment) ?? []), ...route.operations]);
+  }
+  return out;
 }
 
 /** Path prefixes every route is served under: none, then each language. */
@@ -34,16 +81,18 @@ export function segmentOwners(routes: readonly RouteSpec[] = ROUTES): Map<string
   return owners;
 }
 
-/** One entry per API Gateway route (method ANY): bases × prefixes × (the index + two per top-level segment). */
+/** One entry per API Gateway route: bases × prefixes × (the index + two paths per top-level segment) × its keys. */
 export function httpApiRoutes(routes: readonly RouteSpec[] = ROUTES): HttpApiRoute[] {
   const owners = segmentOwners(routes);
+  const operations = segmentOperations(routes);
   const out: HttpApiRoute[] = [];
   for (const base of BASES) {
     for (const language of PATH_PREFIXES) {
       const root = apiRoot(language, base);
       for (const [segment, group] of owners) {
-        if (segment === '') out.push({ path: root, group, base, language });
-        else out.push({ path: `${root}/${segment}`, group, base, language }, { path: `${root}/${segment}/{proxy+}`, group, base, language });
+        const keys = segmentKeys(operations.get(segment)!);
+        const paths = segment === '' ? [root] : [`${root}/${segment}`, `${root}/${segment}/{proxy+}`];
+        for (const path of paths) for (const key of keys) out.push({ path, group, base, language, ...key });
       }
     }
   }

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnRule, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
+  CfnStage,
   CorsHttpMethod,
   DomainName,
   HttpApi,
@@ -37,12 +38,14 @@ import * as schedulerTargets from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CORS } from '../lib/http/cors.js';
+import { ORIGIN_SECRET_VARIABLE } from '../lib/http/middleware/edge-origin.js';
 import { NAMESPACE, type Group } from '../lib/routes/types.js';
 import { createTableInput, TABLE } from '../lib/store/table.js';
 import { nodejsBundlingOptions } from './bundling.js';
 import type { CalendarConfig } from './config.js';
 import { CalendarMonitoring } from './monitoring.js';
 import { acknowledgeTelemetry, functionTelemetry } from './telemetry.js';
+import { Edge } from './edge.js';
 import {
   ACCOUNT_KEY_PREFIXES,
   CHANGE_READ_KEYS,
@@ -50,6 +53,7 @@ import {
   functionGroups,
   httpApiRoutes,
   READ_ACTIONS,
+  routeKey,
   tableAccess,
   WRITE_ACTIONS,
   type HttpApiRoute,
@@ -121,6 +125,8 @@ export class CalendarStack extends Stack {
   readonly routes: { spec: HttpApiRoute; route: HttpRoute }[] = [];
   /** The `$default` catch-all (root function): unknown paths and methods get the API's own 404/405 JSON. */
   readonly defaultRoute: HttpRoute;
+  /** The CloudFront distribution with the web ACL (context `waf`), or null. */
+  readonly edge: Edge | null;
   /** Base URL of the API, e.g. https://abc.execute-api.eu-west-1.amazonaws.com/calendar/events/v1 */
   readonly apiUrl: string;
   /** Alarms, their SNS topic and the dashboard (infra/monitoring.ts). */
@@ -292,9 +298,9 @@ export class CalendarStack extends Stack {
         'tokens against the user pool and application passwords over HTTP Basic (contract §12) before it reads a ' +
         'record: an API Gateway JWT authorizer would refuse Basic credentials that the origin\'s clients send.');
     for (const spec of httpApiRoutes()) {
-      const route = new HttpRoute(routes, `ANY ${spec.path}`, {
+      const route = new HttpRoute(routes, routeKey(spec), {
         httpApi: api,
-        routeKey: HttpRouteKey.with(spec.path, HttpMethod.ANY),
+        routeKey: HttpRouteKey.with(spec.path, HttpMethod[spec.method]),
         integration: integrations[spec.group],
         authorizer: none,
       });
@@ -310,10 +316,28 @@ export class CalendarStack extends Stack {
     acknowledge(this.defaultRoute, 'The $default catch-all reaches the root function, which redirects other spellings of a ' +
       'route to it and answers 404 for unknown paths without reading any data.');
 
+    // Each route key gets the throttle of its traffic class (infra/routes.ts); the stage-wide throttle covers $default.
+    // The settings name route keys, which must exist before the stage that refers to them.
+    (this.stage.node.defaultChild as CfnStage).routeSettings = Object.fromEntries(this.routes.map(({ spec }) => {
+      const limits = config.routeThrottles[spec.traffic];
+      return [routeKey(spec), { ThrottlingRateLimit: limits.rateLimit, ThrottlingBurstLimit: limits.burstLimit }];
+    }));
+    this.stage.node.addDependency(routes);
+
+    // ---------------------------------------------------------------- edge (context `waf`)
+    this.edge = config.waf ? new Edge(this, 'Edge', { config, api }) : null;
+    if (this.edge) {
+      const secret = this.edge.originSecret.secretValue.unsafeUnwrap();
+      for (const fn of Object.values(functions)) fn.addEnvironment(ORIGIN_SECRET_VARIABLE, secret);
+    }
+
     // ---------------------------------------------------------------- outputs
     const basePath = config.stageName === '$default' ? '' : `/${config.stageName}`;
-    this.apiUrl = `${api.apiEndpoint}${basePath}/${NAMESPACE}`;
-    new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'Base URL of the API (namespace index)' });
+    const endpoint = this.edge ? `https://${this.edge.distribution.distributionDomainName}` : api.apiEndpoint;
+    this.apiUrl = `${endpoint}${basePath}/${NAMESPACE}`;
+    new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: this.edge
+      ? 'Base URL of the API (namespace index), through the CloudFront distribution and its web ACL'
+      : 'Base URL of the API (namespace index)' });
 
     // ---------------------------------------------------------------- change events
     this.changeEvents = this.buildChangeEvents(environment, retention);

@@ -19,6 +19,7 @@ import { authentication } from './middleware/authentication.js';
 import { conditional } from './middleware/conditional.js';
 import { authorization } from './middleware/authorization.js';
 import { body } from './middleware/body.js';
+import { edgeOrigin } from './middleware/edge-origin.js';
 import { errorResponse, errors, OutOfTime } from './middleware/errors.js';
 import { idempotency } from './middleware/idempotency.js';
 import { responseHeaders } from './middleware/headers.js';
@@ -61,6 +62,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
     .use(httpCors({ origin: CORS.allowOrigin, exposeHeaders: CORS.exposeHeaders.join(', ') }))
     .use(errors())
     .use(httpHeaderNormalizer({ canonical: false }))
+    .use(edgeOrigin())
     .use(routing(group, routeMatcher(routes), options.forward))
     .use(authentication())
     .use(body())

@@ -1,6 +1,7 @@
 /** infra/config.ts: context parsing, defaults and validation. */
-import { ConfigError, DEFAULTS, MAX_RESERVED_CONCURRENCY, readConfig } from '../../infra/config.js';
+import { ConfigError, DEFAULTS, deploymentPath, MAX_RESERVED_CONCURRENCY, readConfig } from '../../infra/config.js';
 import { functionGroups } from '../../infra/routes.js';
+import { readFileSync } from 'node:fs';
 import { CDK_JSON } from './helpers.js';
 
 describe('readConfig()', () => {
@@ -19,6 +20,10 @@ describe('readConfig()', () => {
       siteUrl: null,
       throttlingRateLimit: 100,
       throttlingBurstLimit: 200,
+      routeThrottles: { read: { rateLimit: 50, burstLimit: 100 }, write: { rateLimit: 5, burstLimit: 10 }, docs: { rateLimit: 10, burstLimit: 20 } },
+      waf: false,
+      wafRateLimit: 1000,
+      wafManagedRules: false,
       customDomain: null,
       createUserPool: true,
       jwtIssuer: null,
@@ -90,6 +95,31 @@ describe('readConfig()', () => {
     for (const n of Object.values(others)) expect(n).toBeGreaterThanOrEqual(root);
   });
 
+  test('per-route throttles: from context, capped at the stage-wide limits', () => {
+    expect(readConfig({ throttlingReadRateLimit: '20', throttlingWriteBurstLimit: '3', throttlingDocsRateLimit: 2 }).routeThrottles).toEqual({
+      read: { rateLimit: 20, burstLimit: 100 }, write: { rateLimit: 5, burstLimit: 3 }, docs: { rateLimit: 2, burstLimit: 20 },
+    });
+    expect(readConfig({ throttlingRateLimit: '25', throttlingBurstLimit: '8', throttlingReadRateLimit: 400 }).routeThrottles).toEqual({
+      read: { rateLimit: 25, burstLimit: 8 }, write: { rateLimit: 5, burstLimit: 8 }, docs: { rateLimit: 10, burstLimit: 8 },
+    });
+  });
+
+  test('-c deployment=production reads deploy/production.context.json, whose values win over cdk.json and -c', () => {
+    const production = JSON.parse(readFileSync(deploymentPath('production'), 'utf8')) as Record<string, unknown>;
+    expect(production.waf).toBe(true);
+    const c = readConfig({ ...CDK_JSON.context, deployment: 'production', waf: false, stageName: 'live' });
+    expect(c).toMatchObject({ waf: true, wafManagedRules: production.wafManagedRules, wafRateLimit: production.wafRateLimit,
+      logRetentionDays: production.logRetentionDays, stageName: 'live' });
+    expect(() => readConfig({ deployment: '../cdk' })).toThrow(/deployment/);
+    expect(() => readConfig({ deployment: 'nowhere' })).toThrow(/cannot read deploy\/nowhere\.context\.json/);
+  });
+
+  test('waf: off by default; -c waf=true with its rate limit and managed rules', () => {
+    expect(readConfig({ waf: 'true', wafRateLimit: '2000', wafManagedRules: 'yes' })).toMatchObject({
+      waf: true, wafRateLimit: 2000, wafManagedRules: true,
+    });
+  });
+
   test.each([
     [{ siteTimezone: 'Mars/Olympus' }, /siteTimezone/],
     [{ throttlingRateLimit: 'fast' }, /throttlingRateLimit/],
@@ -113,6 +143,12 @@ describe('readConfig()', () => {
     [{ reservedConcurrency: { events: 900 } }, /reserves 1005/],
     [{ alarmApi5xxRatePercent: 0 }, /alarmApi5xxRatePercent/],
     [{ alarmLatencyP99Ms: 'slow' }, /alarmLatencyP99Ms/],
+    [{ throttlingReadRateLimit: 10_001 }, /throttlingReadRateLimit/],
+    [{ throttlingWriteBurstLimit: 'ten' }, /throttlingWriteBurstLimit/],
+    [{ throttlingDocsRateLimit: 0 }, /throttlingDocsRateLimit/],
+    [{ waf: 'sometimes' }, /waf/],
+    [{ wafRateLimit: 99 }, /wafRateLimit/],
+    [{ waf: true, domainName: 'api.example.org', certificateArn: 'arn:aws:acm:eu-west-1:123456789012:certificate/abc' }, /waf.*domainName/],
   ])('rejects %j', (context, message) => {
     expect(() => readConfig(context)).toThrow(ConfigError);
     expect(() => readConfig(context)).toThrow(message);
