@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnRule, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
-  CfnStage,
+  type CfnStage,
   CorsHttpMethod,
   DomainName,
   HttpApi,

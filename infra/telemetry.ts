@@ -5,7 +5,7 @@
  */
 import { basename, extname } from 'node:path';
 import { Validations } from 'aws-cdk-lib';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { CalendarConfig } from './config.js';
 
