@@ -97,7 +97,14 @@ describe('change events on EventBridge', () => {
       return { FailedEntryCount: calls === 2 ? 1 : 0,
         Entries: input.Entries.map((_: unknown, i: number) => (calls === 2 && i === 3 ? { ErrorCode: 'InternalFailure' } : { EventId: 'e' })) };
     });
-    expect(await handler({ Records: records }, context)).toEqual({ batchItemFailures: [{ itemIdentifier: records[13]!.dynamodb!.SequenceNumber }] });
+    const refusal = captureOutput();
+    try {
+      expect(await handler({ Records: records }, context)).toEqual({ batchItemFailures: [{ itemIdentifier: records[13]!.dynamodb!.SequenceNumber }] });
+    } finally {
+      refusal.restore();
+    }
+    // The refused event and the one after it go back to the stream.
+    expect(refusal.lines()).toContainEqual(expect.objectContaining({ level: 'WARN', handed_back: 2, error_code: 'InternalFailure' }));
     bus.reset();
     bus.on(PutEventsCommand).rejects(new Error('EventBridge is down'));
     const output = captureOutput();
