@@ -1,8 +1,8 @@
 /**
  * The request pipeline every function runs (contract §3 order), as middy middlewares, one concern each:
- *   observability (logs, metrics, traces; outermost, so it sees the final response) → routing (404/405/OPTIONS) → authentication (401) → body (413/415/400) → idempotency (400/409/422, or a replayed
- *   answer) → validation (400) → authorization
- *   (401/403) → the operation; errors, CORS and the common headers on the way out. The Lambda handlers and the local
+ *   observability (logs, metrics, traces: outermost, so it sees the final response) → routing (404/405/OPTIONS) →
+ *   authentication (401) → body (413/415/400) → idempotency (400/409/422, or a replayed answer) → validation (400) →
+ *   authorization (401/403) → the operation; errors, CORS and the common headers on the way out. The Lambda handlers and the local
  *   server (lib/local/server.ts, which invokes the same handlers) run exactly this.
  */
 import { randomUUID } from 'node:crypto';

@@ -8,7 +8,7 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 
-export const NAMESPACE = 'CalendarEventsApi';
+const NAMESPACE = 'CalendarEventsApi';
 
 export const metrics = new Metrics({ namespace: process.env.POWERTOOLS_METRICS_NAMESPACE || NAMESPACE });
 
