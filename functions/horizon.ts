@@ -16,11 +16,14 @@ const MARGIN_MS = 5_000;
 export const handler = observedHandler(async (_event: unknown, context: Context): Promise<HorizonReport> => {
   const deadline = Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS;
   const meter = newMeter();
-  const report = await runInScope({ meter, deadline }, () => runHorizonJob());
-  metrics.addMetric('SeriesExtended', MetricUnit.Count, report.extended);
-  metrics.addMetric('RegenerationsFinished', MetricUnit.Count, report.finished);
-  metrics.addMetric('SeriesLeft', MetricUnit.Count, report.left);
-  addStoreWork(meter);
-  logger.info('horizon job done', { ...report });
-  return report;
+  try {
+    const report = await runInScope({ meter, deadline }, () => runHorizonJob());
+    metrics.addMetric('SeriesExtended', MetricUnit.Count, report.extended);
+    metrics.addMetric('RegenerationsFinished', MetricUnit.Count, report.finished);
+    metrics.addMetric('SeriesLeft', MetricUnit.Count, report.left);
+    logger.info('horizon job done', { ...report });
+    return report;
+  } finally {
+    addStoreWork(meter); // a failed run's work too
+  }
 });
