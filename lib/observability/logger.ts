@@ -16,6 +16,8 @@ export interface RequestKeys {
   request_id?: string;
   /** Lambda's request id (context.awsRequestId). */
   function_request_id?: string;
+  /** The function that runs the request (the local server runs every function in one process). */
+  function_name?: string;
   /** The matched route's path relative to the API root, e.g. "/events/{id}". */
   route?: string;
   /** The matched operation's id, e.g. "events.get". */
@@ -50,7 +52,7 @@ class RequestLogFormatter extends LogFormatter {
         function_request_id: context?.awsRequestId,
         sampling_rate: attributes.sampleRateValue,
         xray_trace_id: attributes.xRayTraceId,
-        ...requests.getStore(),
+        ...Object.fromEntries(Object.entries(requests.getStore() ?? {}).filter(([, v]) => v !== undefined)),
       },
     }).addAttributes(additional);
   }

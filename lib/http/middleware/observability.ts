@@ -21,6 +21,7 @@ import { stateOf, type Middleware, type PipelineRequest } from './state.js';
 export const requestKeysOf = (event: APIGatewayProxyEventV2, context: Context | undefined): RequestKeys => ({
   request_id: event.requestContext?.requestId,
   function_request_id: context?.awsRequestId,
+  function_name: context?.functionName,
 });
 
 /** An error code as a dimension: the codes the service writes are lower-case words joined by _ or -. */
