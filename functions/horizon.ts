@@ -5,14 +5,25 @@
  */
 import type { Context } from 'aws-lambda';
 import { runHorizonJob, type HorizonReport } from '../lib/events/horizon.js';
-import { runInScope } from '../lib/store/scope.js';
+import { observedHandler } from '../lib/observability/handler.js';
+import { logger } from '../lib/observability/logger.js';
+import { addStoreWork, metrics, MetricUnit } from '../lib/observability/metrics.js';
+import { newMeter, runInScope } from '../lib/store/scope.js';
 
 /** Time kept back from the function's limit for the last step's answer. */
 const MARGIN_MS = 5_000;
 
-export async function handler(_event: unknown, context: Context): Promise<HorizonReport> {
+export const handler = observedHandler(async (_event: unknown, context: Context): Promise<HorizonReport> => {
   const deadline = Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS;
-  const report = await runInScope({ meter: null, deadline }, () => runHorizonJob());
-  console.log(JSON.stringify({ level: 'info', message: 'horizon job done', ...report }));
-  return report;
-}
+  const meter = newMeter();
+  try {
+    const report = await runInScope({ meter, deadline }, () => runHorizonJob());
+    metrics.addMetric('SeriesExtended', MetricUnit.Count, report.extended);
+    metrics.addMetric('RegenerationsFinished', MetricUnit.Count, report.finished);
+    metrics.addMetric('SeriesLeft', MetricUnit.Count, report.left);
+    logger.info('horizon job done', { ...report });
+    return report;
+  } finally {
+    addStoreWork(meter); // a failed run's work too
+  }
+});

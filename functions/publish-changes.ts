@@ -8,6 +8,10 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { changeEvent } from '../lib/changes/events.js';
+import { observedHandler } from '../lib/observability/handler.js';
+import { logger } from '../lib/observability/logger.js';
+import { metrics, MetricUnit } from '../lib/observability/metrics.js';
+import { traced } from '../lib/observability/tracer.js';
 import { entryOf } from '../lib/store/changes.js';
 
 let client: EventBridgeClient | null = null;
@@ -20,12 +24,22 @@ async function put(eventBridge: EventBridgeClient, entries: PutEventsRequestEntr
   try {
     return await eventBridge.send(new PutEventsCommand({ Entries: entries }));
   } catch (e) {
-    console.error(JSON.stringify({ level: 'error', message: 'PutEvents failed', error: String(e) }));
+    logger.error('PutEvents failed', { error: e as Error });
     return null;
   }
 }
 
-export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> {
+/** Metrics: EventsPublished (accepted by EventBridge), EventsFailed (handed back to the stream: refused, or after a refused one). */
+export const handler = observedHandler(async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  let published = 0;
+  try {
+    return await publish(event, (n) => (published += n));
+  } finally {
+    metrics.addMetric('EventsPublished', MetricUnit.Count, published);
+  }
+});
+
+async function publish(event: DynamoDBStreamEvent, count: (published: number) => void): Promise<DynamoDBBatchResponse> {
   const bus = process.env.CALENDAR_CHANGE_BUS ?? 'default';
   const apiUrl = process.env.CALENDAR_API_URL ?? '';
   const pending: { sequence: string; entry: PutEventsRequestEntry }[] = [];
@@ -37,13 +51,20 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
     const published = changeEvent(entryOf(item), bus, apiUrl);
     if (published) pending.push({ sequence: record.dynamodb!.SequenceNumber!, entry: published });
   }
-  client ??= new EventBridgeClient({});
+  client ??= traced(new EventBridgeClient({}));
   for (let i = 0; i < pending.length; i += 10) {
     const batch = pending.slice(i, i + 10);
     const out = await put(client, batch.map((p) => p.entry));
     const failed = out ? batch.findIndex((_, j) => out.Entries?.[j]?.ErrorCode) : 0;
+    count(failed >= 0 ? failed : batch.length);
     // The first refused event and everything after it is handed over again (in order).
-    if (failed >= 0) return { batchItemFailures: [{ itemIdentifier: batch[failed]!.sequence }] };
+    if (failed >= 0) {
+      const handedBack = pending.length - i - failed;
+      metrics.addMetric('EventsFailed', MetricUnit.Count, handedBack);
+      logger.warn('an event was not published; the stream hands it and those after it over again', { handed_back: handedBack,
+        error_code: out?.Entries?.[failed]?.ErrorCode });
+      return { batchItemFailures: [{ itemIdentifier: batch[failed]!.sequence }] };
+    }
   }
   return { batchItemFailures: [] };
 }

@@ -54,7 +54,11 @@ export const BUNDLE = {
  * the handler: chrono-node (about 45 KB) for dates written as phrases, the Lambda client (about 70 KB) with which the
  * root function forwards a path spelt in another letter case, and htmlparser2 and entities (about 55 KB) for
  * sanitising and decoding HTML (writes, search, JSON-LD), ical-generator and timezones-ical-library (about 65 KB) for the
- * iCalendar feeds. Most requests need none of them, so most cold starts never load them.
+ * iCalendar feeds; rrule (about 45 KB) for recurrence rules; jose (about 18 KB) for bearer tokens; Powertools' JMESPath
+ * evaluator (about 25 KB) for creates with an Idempotency-Key; Powertools' Tracer (with aws-xray-sdk-core, about
+ * 125 KB), loaded only when POWERTOOLS_TRACE_ENABLED=true (lib/observability/tracer.ts). Most requests need none of
+ * them, so most cold starts never load them, and each handler's own file stays within its budget
+ * (test/infra/bundles.test.ts).
  */
 export const SIDE_BUNDLES = [
   { pkg: 'chrono-node', entry: 'lib/time/lazy/chrono-node-entry.ts', outputFile: 'chrono.cjs' },
@@ -63,6 +67,10 @@ export const SIDE_BUNDLES = [
   { pkg: 'entities', entry: 'lib/text/lazy/entities-entry.ts', outputFile: 'entities.cjs' },
   { pkg: 'ical-generator', entry: 'lib/events/lazy/ical-generator-entry.ts', outputFile: 'ical-generator.cjs' },
   { pkg: 'timezones-ical-library', entry: 'lib/events/lazy/timezones-ical-library-entry.ts', outputFile: 'vtimezones.cjs' },
+  { pkg: '@aws-lambda-powertools/tracer', entry: 'lib/observability/lazy/tracer-entry.ts', outputFile: 'tracer.cjs' },
+  { pkg: 'rrule', entry: 'lib/events/lazy/rrule-entry.ts', outputFile: 'rrule.cjs' },
+  { pkg: 'jose', entry: 'lib/auth/lazy/jose-entry.ts', outputFile: 'jose.cjs' },
+  { pkg: '@aws-lambda-powertools/jmespath', entry: 'lib/store/lazy/jmespath-entry.ts', outputFile: 'jmespath.cjs' },
 ] as const;
 
 /**
@@ -76,6 +84,10 @@ const LAZY_ALIAS = {
   entities: './lib/text/lazy/entities.ts',
   'ical-generator': './lib/events/lazy/ical-generator.ts',
   'timezones-ical-library': './lib/events/lazy/timezones-ical-library.ts',
+  rrule: './lib/events/lazy/rrule.ts',
+  jose: './lib/auth/lazy/jose.ts',
+  '@aws-lambda-powertools/jmespath': './lib/store/lazy/jmespath.ts',
+  '@aws-lambda-powertools/jmespath/functions': './lib/store/lazy/jmespath-functions.ts',
 } as const;
 const HANDLER_ALIAS = { ...BUNDLE.alias, ...LAZY_ALIAS };
 

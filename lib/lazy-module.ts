@@ -12,6 +12,9 @@ const files: Record<string, string> = typeof CALENDAR_SIDE_FILES === 'object' ? 
 const load = createRequire(import.meta.url);
 const loaded = new Map<string, unknown>();
 
+/** The packages loaded so far (the tracer, for one, only ever when tracing is on). */
+export const loadedModules = (): string[] => [...loaded.keys()];
+
 /** The package's exports, loaded on the first call. */
 export function lazyModule<T>(pkg: string): T {
   if (!loaded.has(pkg)) loaded.set(pkg, load(files[pkg] ?? pkg));

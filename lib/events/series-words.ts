@@ -20,6 +20,7 @@ import { EMPTY_MANIFEST, NO_INDEX_CHANGE, planIndexChange, readManifest, repairI
   type WordSpace } from '../store/words.js';
 import { isEvent, isSeries, type EventItem } from './record.js';
 import { textTerms } from './words.js';
+import { logger } from '../observability/logger.js';
 
 const SIDE = 'WX#series';
 const PENDING = 'P#';
@@ -67,8 +68,7 @@ async function indexSeries(id: number): Promise<void> {
     await syncIndex(SERIES_WORDS, id, seriesGoal);
     await repairIndex(SERIES_WORDS, seriesGoal);
   } catch (e) {
-    console.error(JSON.stringify({ level: 'warn', message: 'series search index not brought up to date; a later write finishes it',
-      id, error: String((e as Error)?.stack ?? e) }));
+    logger.warn('series search index not brought up to date; a later write finishes it', { id, error: e as Error });
   }
 }
 

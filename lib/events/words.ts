@@ -12,6 +12,7 @@ import { EMPTY_MANIFEST, inlineWordItems, MAX_TERMS, readManifest, repairWords, 
 import { htmlToText } from '../text/sanitize.js';
 import { indexTerms } from '../text/words.js';
 import { eventFacts, inheritsText, isEvent, isSeries, textOf, type EventItem } from './record.js';
+import { logger } from '../observability/logger.js';
 
 const NOTHING: WordTarget = { terms: new Map(), facts: null, tooLarge: false };
 
@@ -136,7 +137,6 @@ async function indexWords(id: number): Promise<void> {
     await syncWords(id, wordTarget);
     await repairWords(wordTarget);
   } catch (e) {
-    console.error(JSON.stringify({ level: 'warn', message: 'search index not brought up to date; a later write finishes it',
-      id, error: String((e as Error)?.stack ?? e) }));
+    logger.warn('search index not brought up to date; a later write finishes it', { id, error: e as Error });
   }
 }

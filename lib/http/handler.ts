@@ -1,8 +1,9 @@
 /**
  * The request pipeline every function runs (contract §3 order), as middy middlewares, one concern each:
- *   routing (404/405/OPTIONS) → authentication (401) → body (413/415/400) → idempotency (400/409/422, or a replayed
- *   answer) → validation (400) → authorization
- *   (401/403) → the operation; errors, CORS and the common headers on the way out. The Lambda handlers and the local
+ *   observability (logs, metrics, traces: outermost, so it sees the final response) → edge origin (403 when the optional
+ *   CloudFront distribution was skipped) → routing (404/405/OPTIONS) →
+ *   authentication (401) → body (413/415/400) → idempotency (400/409/422, or a replayed answer) → validation (400) →
+ *   authorization (401/403) → the operation; errors, CORS and the common headers on the way out. The Lambda handlers and the local
  *   server (lib/local/server.ts, which invokes the same handlers) run exactly this.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +13,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { routeMatcher } from '../routes/matcher.js';
 import type { Group, RouteSpec } from '../routes/types.js';
+import { withRequestKeys } from '../observability/logger.js';
 import { newMeter, runInScope } from '../store/scope.js';
 import type { RequestContext } from './context.js';
 import { CORS } from './cors.js';
@@ -22,6 +24,7 @@ import { body } from './middleware/body.js';
 import { edgeOrigin } from './middleware/edge-origin.js';
 import { errorResponse, errors, OutOfTime } from './middleware/errors.js';
 import { idempotency } from './middleware/idempotency.js';
+import { observability, requestKeysOf, routeKeys } from './middleware/observability.js';
 import { responseHeaders } from './middleware/headers.js';
 import { routing, type Forward } from './middleware/routing.js';
 import { stateOf } from './middleware/state.js';
@@ -57,6 +60,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
       throw new OutOfTime();
     },
   })
+    .use(observability())
     .use(responseHeaders())
     .use(conditional())
     .use(httpCors({ origin: CORS.allowOrigin, exposeHeaders: CORS.exposeHeaders.join(', ') }))
@@ -64,6 +68,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
     .use(httpHeaderNormalizer({ canonical: false }))
     .use(edgeOrigin())
     .use(routing(group, routeMatcher(routes), options.forward))
+    .use(routeKeys())
     .use(authentication())
     .use(body())
     .use(idempotency())
@@ -77,12 +82,9 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
 
   return async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
     const remaining = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : null;
-    const scope = {
-      meter: process.env.CALENDAR_METER === '1' ? newMeter() : null,
-      deadline: remaining === null ? null : Date.now() + remaining - STORE_MARGIN_MS,
-    };
+    const scope = { meter: newMeter(), deadline: remaining === null ? null : Date.now() + remaining - STORE_MARGIN_MS };
     try {
-      return await runInScope(scope, () => pipeline(event, context));
+      return await runInScope(scope, () => withRequestKeys(requestKeysOf(event, context), () => pipeline(event, context)));
     } catch (error) {
       // Only a failure of the error step itself reaches here.
       return errorResponse(error, event.requestContext?.http?.method ?? 'GET', event.requestContext?.requestId ?? randomUUID());

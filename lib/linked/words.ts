@@ -28,6 +28,7 @@ import { EMPTY_MANIFEST, inlineIndexItems, manifestKeyOf, manifestOf, MAX_TERMS,
 import { indexTerms } from '../text/words.js';
 import { OWN_FIELDS, type LinkedItem, type LinkedKind } from './item.js';
 import { searchFields } from './search.js';
+import { logger } from '../observability/logger.js';
 
 const CODE: Record<LinkedKind, string> = { venue: 'WV', organizer: 'WO' };
 
@@ -161,8 +162,7 @@ async function indexLinked(kind: LinkedKind, id: number): Promise<void> {
     await syncIndex(SPACES[kind], id, linkedGoal(kind));
     await repairIndex(SPACES[kind], linkedGoal(kind));
   } catch (e) {
-    console.error(JSON.stringify({ level: 'warn', message: 'search index not brought up to date; a later search or write finishes it',
-      kind, id, error: String((e as Error)?.stack ?? e) }));
+    logger.warn('search index not brought up to date; a later search or write finishes it', { kind, id, error: e as Error });
   }
 }
 
@@ -171,8 +171,7 @@ export async function repairLinked(kind: LinkedKind, markers: Item[]): Promise<v
   try {
     await repairIndex(SPACES[kind], linkedGoal(kind), 2, Date.now(), markers);
   } catch (e) {
-    console.error(JSON.stringify({ level: 'warn', message: 'search index repair did not finish; a later search or write finishes it',
-      kind, error: String((e as Error)?.stack ?? e) }));
+    logger.warn('search index repair did not finish; a later search or write finishes it', { kind, error: e as Error });
   }
 }
 

@@ -16,6 +16,8 @@ export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) =>
 export interface LocalServerOptions {
   /** Loads the handler of a route group; default: `import('../../functions/<group>.js')`. Tests inject stubs. */
   loadHandler?: (group: Group) => Promise<LambdaHandler>;
+  /** Receives one line per answered request, e.g. "GET /calendar/events/v1/events?per_page=5 200 14 ms"; default: stdout. */
+  requestLog?: (line: string) => void;
 }
 
 /** Bodies up to this size reach the handler in full; a larger one is passed as its first MAX_BODY_BYTES + 1 bytes. */
@@ -282,8 +284,13 @@ function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer | n
   });
 }
 
+const toStdout = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
 export function createLocalServer(options: LocalServerOptions = {}): Server {
   const load = options.loadHandler ?? defaultLoad;
+  const requestLog = options.requestLog ?? toStdout;
   const handlers = new Map<Group, Promise<LambdaHandler>>();
   const handlerFor = (group: Group): Promise<LambdaHandler> => {
     let p = handlers.get(group);
@@ -297,6 +304,9 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
 
   return createServer(async (req, res) => {
     const requestId = randomUUID();
+    const t0 = performance.now();
+    // Written once the whole answer has been handed to the connection; a client that went away gets no line.
+    res.once('finish', () => requestLog(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - t0)} ms`));
     try {
       const body = await readBody(req, res);
       if (body === null) return;

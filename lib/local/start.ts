@@ -1,7 +1,8 @@
 /**
  * `npm start`: the whole API on http://HOST:PORT/calendar/events/v1 with an embedded DynamoDB Local (contract §11).
- * Informational lines go to stderr; stdout carries only the ready line.
+ * Informational lines go to stderr; stdout carries the ready line, then one line per request (lib/local/server.ts).
  */
+import './observability-env.js';
 import { createServer as createNetServer } from 'node:net';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

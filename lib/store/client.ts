@@ -6,6 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.js';
+import { traced } from '../observability/tracer.js';
 import { unavailability } from './errors.js';
 import { currentMeter, deadlineSignal } from './scope.js';
 
@@ -34,12 +35,12 @@ let client: DynamoDBDocumentClient | null = null;
 
 export function db(): DynamoDBDocumentClient {
   if (client) return client;
-  const base = new DynamoDBClient({
+  const base = traced(new DynamoDBClient({
     maxAttempts: 3,
     // A call that hangs is abandoned at the request's deadline (deadlineSignal below). The SDK only logs a call slower
     // than requestTimeout: a slow answer is still an answer, and only the deadline decides that there is none.
     requestHandler: { connectionTimeout: 1000, requestTimeout: 2000 },
-  });
+  }));
   const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
   });

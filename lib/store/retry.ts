@@ -6,6 +6,7 @@
  */
 import { LinkConflict, StoreUnavailable, VersionConflict } from './errors.js';
 import { timeLeft } from './scope.js';
+import { logger } from '../observability/logger.js';
 
 /** Exponential backoff with full jitter: up to 10 ms, 20 ms … capped at 200 ms. */
 export const backoff = (attempt: number): Promise<void> =>
@@ -38,7 +39,6 @@ export async function afterCommit(what: string, work: () => Promise<unknown>): P
   try {
     await work();
   } catch (e) {
-    console.error(JSON.stringify({ level: 'warn', message: `${what} did not finish; the next write of the record finishes it`,
-      error: String((e as Error)?.stack ?? e) }));
+    logger.warn(`${what} did not finish; the next write of the record finishes it`, { error: e as Error });
   }
 }

@@ -1,6 +1,7 @@
 /**
  * What the store knows about the request it runs for: a meter of DynamoDB requests and consumed capacity
- * (benchmarks and tests read it), and the deadline by which every DynamoDB call must have answered (the time the
+ * (every request has one: its metrics report it, lib/http/middleware/observability.ts; benchmarks and tests read it
+ * with CALENDAR_METER=1), and the deadline by which every DynamoDB call must have answered (the time the
  * function has left, so a hanging call ends as a 503 instead of a function timeout). No AWS SDK here, so code that
  * never talks to DynamoDB (the root function) can run requests in a scope without bundling the SDK.
  */

@@ -34,6 +34,7 @@ import { EMPTY_MANIFEST, inlineIndexItems, manifestOf, NO_INDEX_CHANGE, planInde
 import { indexTerms, matchesWords } from '../text/words.js';
 import { indexName, isHierarchical, isTerm, type TermItem } from './item.js';
 import { compareUtf8, nameSortKey } from './order.js';
+import { logger } from '../observability/logger.js';
 
 const SEP = '\u0001';
 const wordPartition = (taxonomy: Taxonomy, word: string): string => `WT#${taxonomy}#${word}`;
@@ -155,8 +156,7 @@ async function keepIndex(taxonomy: Taxonomy, work: () => Promise<unknown>): Prom
   try {
     await work();
   } catch (e) {
-    console.error(JSON.stringify({ level: 'warn', message: 'term search index not brought up to date; a later search or write finishes it',
-      taxonomy, error: String((e as Error)?.stack ?? e) }));
+    logger.warn('term search index not brought up to date; a later search or write finishes it', { taxonomy, error: e as Error });
   }
 }
 

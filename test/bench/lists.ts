@@ -131,6 +131,7 @@ export async function runLists(o: ListsOptions): Promise<ListsResult> {
   log(`lists K=${o.perKind}: ${items.length} items in ${(seedMs / 1000).toFixed(1)} s`);
 
   const server: Server = createLocalServer({
+    requestLog: () => undefined,
     loadHandler: async (group) => {
       const { handler } = (await import(`../../functions/${group}.js`)) as { handler: LambdaHandler };
       return (event, context) => handler(event, { ...context, getRemainingTimeInMillis: () => LAMBDA_DEADLINE_MS });

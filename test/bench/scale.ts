@@ -64,6 +64,9 @@ export function benchEnv(endpoint: string, table: string): Record<string, string
     CALENDAR_TIMEZONE: 'UTC',
     CALENDAR_SITE_URL: '',
     CALENDAR_JWT_ISSUER: '',
+    // The handlers' own lines and metrics stay out of the report (as for npm start, lib/local/observability-env.ts).
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    POWERTOOLS_METRICS_DISABLED: 'true',
   };
 }
 
@@ -95,6 +98,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
   // The real handlers, as the local server loads them, but with a Lambda deadline far beyond API Gateway's 30 s: on
   // DynamoDB Local a large list can take longer, and its cost is still worth reporting (the report flags such calls).
   const server: Server = createLocalServer({
+    requestLog: () => undefined,
     loadHandler: async (group) => {
       const { handler } = (await import(`../../functions/${group}.js`)) as { handler: LambdaHandler };
       return (event, context) => handler(event, { ...context, getRemainingTimeInMillis: () => LAMBDA_DEADLINE_MS });

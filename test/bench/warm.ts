@@ -301,6 +301,8 @@ export async function runWarm(o: WarmOptions): Promise<WarmResult> {
     AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     CALENDAR_TABLE_NAME: 'bench-warm', CALENDAR_TIMEZONE: 'UTC', CALENDAR_JWT_SECRET: 'bench-warm-secret-0123456789abcdef0123', CALENDAR_SITE_URL: '',
     CALENDAR_JWT_ISSUER: '',
+    // The handlers' own lines and metrics stay out of the report (as for npm start, lib/local/observability-env.ts).
+    POWERTOOLS_LOG_LEVEL: 'WARN', POWERTOOLS_METRICS_DISABLED: 'true',
   });
   delete process.env.CALENDAR_METER;
   const { TABLE } = await import('../../lib/store/table.js');

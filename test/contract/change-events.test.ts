@@ -6,17 +6,18 @@
  */
 import { DynamoDBClient, QueryCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { Context, DynamoDBRecord } from 'aws-lambda';
 import { handler, setEventBridgeClient } from '../../functions/publish-changes.js';
 import { api, tokenFor } from '../support/api.js';
+import { captureOutput } from '../support/capture-output.js';
 import { uid } from './helpers/events.js';
 
 const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
 if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
 const raw = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 const bus = mockClient(EventBridgeClient);
+const context = { functionName: 'calendar-publish-changes', awsRequestId: 'stream-batch-1' } as Context;
 
 beforeAll(() => {
   process.env.CALENDAR_CHANGE_BUS = 'calendar-changes';
@@ -60,7 +61,7 @@ describe('change events on EventBridge', () => {
     // Records that are not new change-log entries pass by (the event source filters them out in AWS).
     const noise = [{ eventName: 'MODIFY', dynamodb: records[0]!.dynamodb }, { eventName: 'INSERT', dynamodb: { NewImage: {
       PK: { S: 'POST#1' }, SK: { S: 'POST' } }, SequenceNumber: '1' } }] as DynamoDBRecord[];
-    expect(await handler({ Records: [...noise, ...records] })).toEqual({ batchItemFailures: [] });
+    expect(await handler({ Records: [...noise, ...records] }, context)).toEqual({ batchItemFailures: [] });
 
     const events = sent();
     const details = events.map((e) => JSON.parse(e.Detail!));
@@ -96,12 +97,23 @@ describe('change events on EventBridge', () => {
       return { FailedEntryCount: calls === 2 ? 1 : 0,
         Entries: input.Entries.map((_: unknown, i: number) => (calls === 2 && i === 3 ? { ErrorCode: 'InternalFailure' } : { EventId: 'e' })) };
     });
-    expect(await handler({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: records[13]!.dynamodb!.SequenceNumber }] });
+    const refusal = captureOutput();
+    try {
+      expect(await handler({ Records: records }, context)).toEqual({ batchItemFailures: [{ itemIdentifier: records[13]!.dynamodb!.SequenceNumber }] });
+    } finally {
+      refusal.restore();
+    }
+    // The refused event and the one after it go back to the stream.
+    expect(refusal.lines()).toContainEqual(expect.objectContaining({ level: 'WARN', handed_back: 2, error_code: 'InternalFailure' }));
     bus.reset();
     bus.on(PutEventsCommand).rejects(new Error('EventBridge is down'));
-    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    expect(await handler({ Records: records })).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining('EventBridge is down'));
-    logged.mockRestore();
+    const output = captureOutput();
+    try {
+      expect(await handler({ Records: records }, context)).toEqual({ batchItemFailures: [{ itemIdentifier: records[0]!.dynamodb!.SequenceNumber }] });
+    } finally {
+      output.restore();
+    }
+    const failure = output.lines().find((l) => l.message === 'PutEvents failed');
+    expect(failure).toMatchObject({ level: 'ERROR', function_request_id: 'stream-batch-1', error: { message: 'EventBridge is down' } });
   });
 });

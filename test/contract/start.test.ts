@@ -29,6 +29,9 @@ function start(env: Record<string, string>): Instance {
       HOST: '127.0.0.1',
       CALENDAR_JWT_SECRET: 'start-test-secret-0123456789abcdef',
       DYNAMODB_ENDPOINT: '',
+      // npm start's own defaults for the handlers' logs and metrics, whatever the shell running the tests says.
+      POWERTOOLS_LOG_LEVEL: '',
+      POWERTOOLS_METRICS_DISABLED: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,6 +54,15 @@ async function ready(instance: Instance, timeoutMs = 60_000): Promise<string> {
     if (instance.child.exitCode !== null || instance.child.signalCode !== null || Date.now() - t0 > timeoutMs) {
       throw new Error(`not ready; stdout:\n${instance.stdout()}\nstderr:\n${instance.stderr()}`);
     }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until the instance's stdout holds a match of `pattern` (it arrives through a pipe). */
+async function output(instance: Instance, pattern: RegExp, timeoutMs = 10_000): Promise<void> {
+  const t0 = Date.now();
+  while (!pattern.test(instance.stdout())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`no ${pattern} on stdout:\n${instance.stdout()}\nstderr:\n${instance.stderr()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -119,6 +131,9 @@ describe('npm start (lib/local/start.ts)', () => {
     const res = await fetch(`${new URL(url).origin}/not-the-api`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    // Then one line per request on stdout, and nothing else: the handlers log warnings and errors only, and no metrics.
+    await output(first, /^GET \/not-the-api 404 \d+ ms$/m);
+    expect(first.stdout()).toMatch(new RegExp(`^Calendar API listening on ${url}\nGET /not-the-api 404 \\d+ ms\n$`));
 
     // its java child runs DynamoDB Local on our data directory
     const javas = processesWith(dataDir).filter((p) => /java/.test(p.args));

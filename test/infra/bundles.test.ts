@@ -10,10 +10,10 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
@@ -94,6 +94,31 @@ describe('bundles built by the stack', () => {
   );
 });
 
+/** What every cold start of a function loads: its handler's own file. */
+const HANDLER_BUDGET_BYTES = 400 * 1024;
+const FUNCTION_FILES = readdirSync(join(projectRoot, 'functions')).filter((f) => f.endsWith('.ts')).sort();
+
+describe('handler budgets', () => {
+  test('there is a handler file per function', () => {
+    expect(FUNCTION_FILES).toEqual(expect.arrayContaining([...functionGroups().map((g) => `${g}.ts`), 'horizon.ts', 'publish-changes.ts']));
+  });
+
+  test.each(FUNCTION_FILES)('functions/%s: index.mjs is at most 400 KB and holds no tracer (aws-xray-sdk-core)', async (file) => {
+    const outdir = join(work, `budget-${file}`);
+    const result = await build({ ...esbuildBuildOptions(join(projectRoot, 'functions', file), outdir), absWorkingDir: projectRoot, metafile: true });
+    const inputs = Object.keys(result.metafile!.inputs);
+    expect(inputs.filter((i) => i.includes('node_modules/aws-xray-sdk-core/') || i.includes('@aws-lambda-powertools/tracer/lib/esm/Tracer'))).toEqual([]);
+    expect(statSync(join(outdir, BUNDLE.outputFile)).size).toBeLessThanOrEqual(HANDLER_BUDGET_BYTES);
+  }, TIMEOUT);
+
+  test('the tracer is a side bundle of its own, with aws-xray-sdk-core inside', async () => {
+    const outdir = join(work, 'budget-side');
+    const tracer = sideBuildOptions(outdir).find((o) => String(o.outfile).endsWith('/tracer.cjs'))!;
+    const result = await build({ ...tracer, metafile: true });
+    expect(Object.keys(result.metafile!.inputs).some((i) => i.includes('node_modules/aws-xray-sdk-core/'))).toBe(true);
+  }, TIMEOUT);
+});
+
 // ------------------------------------------------------------------------------------------------ invocation
 
 // The harness (global-setup.ts) provides DynamoDB Local; without it these tests fail, they never skip.
@@ -104,9 +129,10 @@ if (!harness || !process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT) {
 
 /** Written as .mjs: run as an ES module there is no global `require`, exactly as in the Lambda runtime. */
 const RUNNER = `
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-const [bundle, eventsFile] = process.argv.slice(2);
+const [bundle, eventsFile, resultsFile] = process.argv.slice(2);
 const events = JSON.parse(readFileSync(eventsFile, 'utf8'));
 const globalRequire = typeof require !== 'undefined';
 const { handler } = await import(pathToFileURL(bundle).href);
@@ -121,7 +147,10 @@ for (const event of events) {
   };
   results.push(await handler(event, context));
 }
-process.stdout.write(JSON.stringify({ globalRequire, results }), () => process.exit(0));
+// The side bundles the handler loaded (lib/lazy-module.ts requires them; require's cache is the process's).
+const loaded = Object.keys(createRequire(import.meta.url).cache);
+writeFileSync(resultsFile, JSON.stringify({ globalRequire, results, loaded }));
+process.exit(0);
 `;
 
 interface HttpResult {
@@ -160,11 +189,18 @@ function httpEvent(method: string, path: string, options: { query?: string; body
 
 /** Imports a bundle in a fresh `node` process and runs the events through its handler, in order. */
 async function invoke(group: Group, env: Record<string, string>, events: unknown[]): Promise<HttpResult[]> {
+  return (await run(group, env, events)).results;
+}
+
+/** invoke(), with what the process wrote (the handler's log lines and metrics) and the side bundles it loaded. */
+async function run(group: Group, env: Record<string, string>, events: unknown[]):
+  Promise<{ results: HttpResult[]; stdout: string; loaded: string[] }> {
   const runner = join(work, 'runner.mjs');
   if (!existsSync(runner)) writeFileSync(runner, RUNNER);
   const eventsFile = join(work, `${group}-${randomUUID()}.json`);
+  const resultsFile = `${eventsFile}.out`;
   writeFileSync(eventsFile, JSON.stringify(events));
-  const child = spawn(process.execPath, [runner, join(assets[group], BUNDLE.outputFile), eventsFile], {
+  const child = spawn(process.execPath, [runner, join(assets[group], BUNDLE.outputFile), eventsFile, resultsFile], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -176,9 +212,9 @@ async function invoke(group: Group, env: Record<string, string>, events: unknown
   const code = await new Promise<number | null>((ok) => child.on('close', ok));
   clearTimeout(timer);
   if (code !== 0) throw new Error(`the ${group} bundle failed (exit ${code}):\n${stderr}`);
-  const out = JSON.parse(stdout) as { globalRequire: boolean; results: HttpResult[] };
+  const out = JSON.parse(readFileSync(resultsFile, 'utf8')) as { globalRequire: boolean; results: HttpResult[]; loaded: string[] };
   expect(out.globalRequire).toBe(false);
-  return out.results;
+  return { results: out.results, stdout, loaded: out.loaded.map((p) => basename(p)) };
 }
 
 const header = (res: HttpResult, name: string): string | undefined =>
@@ -249,6 +285,23 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(header(list!, 'X-TEC-Total')).toBe(String(b.total));
   }, TIMEOUT);
 
+  test('events: JSON log lines with the request ids and route, EMF metrics; the tracer loads only with tracing on', async () => {
+    const list = httpEvent('GET', '/calendar/events/v1/events');
+    const quiet = await run('events', envFor(sharedTable!), [list]);
+    expect(quiet.results[0]!.statusCode).toBe(200);
+    expect(quiet.loaded).not.toContain('tracer.cjs');
+    const lines = quiet.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'INFO', message: 'request answered', status: 200,
+      request_id: list.requestContext.requestId, function_request_id: list.requestContext.requestId, route: '/events', operation: 'events.list' }));
+    const emf = lines.find((l) => l._aws?.CloudWatchMetrics?.[0]?.Metrics?.some((m: { Name: string }) => m.Name === 'Requests'));
+    expect(emf).toMatchObject({ _aws: { CloudWatchMetrics: [{ Namespace: 'CalendarEventsApi' }] }, Requests: 1, ServerErrors: 0 });
+    expect(emf.ReadUnits).toBeGreaterThan(0);
+
+    const traced = await run('events', { ...envFor(sharedTable!), POWERTOOLS_TRACE_ENABLED: 'true' }, [list]);
+    expect(traced.results[0]!.statusCode).toBe(200);
+    expect(traced.loaded).toContain('tracer.cjs');
+  }, TIMEOUT);
+
   test('events: create as an editor, then read it back (transactions and JWT verification inside the bundle)', async () => {
     const token = await signLocalToken({ secret, role: 'editor', sub: 'bundle-test-editor' });
     const [created, list] = await invoke('events', envFor(ownTable), [
@@ -263,6 +316,26 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(list!.statusCode).toBe(200);
     expect(header(list!, 'X-TEC-Total')).toBe('1');
     expect(body(list!).events.map((e: { title: string }) => e.title)).toEqual(['Bundled launch']);
+  }, TIMEOUT);
+
+  test('events: a token loads jose, a recurrence rrule, an Idempotency-Key the JMESPath evaluator, each from its own file', async () => {
+    const token = await signLocalToken({ secret, role: 'editor', sub: 'bundle-test-editor' });
+    const anonymous = await run('events', envFor(ownTable), [httpEvent('GET', '/calendar/events/v1/events')]);
+    expect(anonymous.loaded.filter((f) => ['jose.cjs', 'rrule.cjs', 'jmespath.cjs'].includes(f))).toEqual([]);
+    const create = httpEvent('POST', '/calendar/events/v1/events', { token, body: { title: 'Weekly', start_date: '2027-07-01 18:00:00',
+      end_date: '2027-07-01 19:00:00', status: 'publish', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] } });
+    const key = randomUUID();
+    create.headers['idempotency-key'] = key;
+    const { results: [first, again], loaded } = await run('events', envFor(ownTable), [create, { ...create,
+      requestContext: { ...create.requestContext, requestId: randomUUID() } }]);
+    expect(first!.statusCode).toBe(201);
+    expect(again!.statusCode).toBe(201);
+    expect(header(again!, 'idempotent-replayed')).toBe('true');
+    expect(body(again!).id).toBe(body(first!).id);
+    expect(loaded).toEqual(expect.arrayContaining(['jose.cjs', 'rrule.cjs', 'jmespath.cjs']));
+    const [occurrences] = await invoke('events', envFor(ownTable), [httpEvent('GET', `/calendar/events/v1/events/${body(first!).id}/occurrences`,
+      { query: 'start_date=2027-07-01&end_date=2027-07-31' })]);
+    expect(body(occurrences!).events).toHaveLength(3);
   }, TIMEOUT);
 
   test('events: phrases load chrono, HTML loads the tokenizer and the entity decoder, each from its own file', async () => {

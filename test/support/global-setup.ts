@@ -21,6 +21,9 @@ declare global {
 }
 
 export default async function globalSetup(): Promise<void> {
+  // Handlers that tests import write warnings and errors only, and no metrics (tests of those set their own).
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const logPath = join(tmpdir(), `calendar-test-server-${process.pid}.log`);
   const log = createWriteStream(logPath);

@@ -4,11 +4,11 @@
  */
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler } from '../../functions/events.js';
 import { setClient } from '../../lib/store/client.js';
+import { captureOutput } from '../support/capture-output.js';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
@@ -45,16 +45,23 @@ test('a list whose index query is throttled → 503', async () => {
 });
 
 test('an unexpected failure → 500 rest_internal_error with the request id and no stack trace', async () => {
-  const spy = jest.spyOn(console, 'error').mockImplementation(() => undefined);
   ddb.on(GetCommand).rejects(new TypeError("Cannot read properties of undefined (reading 'id') at /var/task/index.mjs:1:2"));
-  const res = await invoke(event('/calendar/events/v1/events/7'));
+  const output = captureOutput();
+  let res: Awaited<ReturnType<typeof invoke>>;
+  try {
+    res = await invoke(event('/calendar/events/v1/events/7'));
+  } finally {
+    output.restore();
+  }
   expect(res.statusCode).toBe(500);
   const body = JSON.parse(res.body);
   expect(body).toEqual({ code: 'rest_internal_error', message: expect.any(String), data: { status: 500, request_id: 'req-42' } });
   expect(res.body).not.toContain('index.mjs');
   expect(res.headers['Access-Control-Allow-Origin']).toBe('*');
-  expect(spy).toHaveBeenCalled();
-  spy.mockRestore();
+  // The failure is logged, with the request id the answer names and the route it was for.
+  expect(output.lines().filter((l) => l.level === 'ERROR')).toEqual([expect.objectContaining({
+    request_id: 'req-42', route: '/events/{id}', operation: 'events.get',
+    error: expect.objectContaining({ name: 'TypeError', message: expect.stringContaining("reading 'id'") }) })]);
 });
 
 test('a record that is not an event → 404 rest-event-not-found', async () => {

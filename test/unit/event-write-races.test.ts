@@ -11,7 +11,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { jest } from '@jest/globals';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler as categories } from '../../functions/categories.js';
@@ -25,6 +24,7 @@ import { signLocalToken } from '../../lib/local/token-sign.js';
 import { setClient } from '../../lib/store/client.js';
 import { postKey } from '../../lib/store/keys.js';
 import { slugify } from '../../lib/text/slug.js';
+import { captureOutput } from '../support/capture-output.js';
 
 // The harness's DynamoDB (global-setup.ts); a run without it must fail here, not skip these tests.
 const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
@@ -168,7 +168,7 @@ describe('event writes racing other writers (real DynamoDB)', () => {
     const venue = created(await call('venues', 'POST', '/venues', { venue: `Half-unlinked hall ${uid()}` }));
     const organizer = created(await call('organizers', 'POST', '/organizers', { organizer: `Half-unlinked org ${uid()}` }));
     const ev = created(await event({ venue: venue.id, organizer: [organizer.id] }));
-    const warnings = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    const warnings = captureOutput();
     try {
       for (const [group, path] of [['venues', `/venues/${venue.id}`], ['organizers', `/organizers/${organizer.id}`]] as const) {
         afterNextTransaction = () => (contention = true);
@@ -177,12 +177,12 @@ describe('event writes racing other writers (real DynamoDB)', () => {
         timeLimitMs = 10_000;
         contention = false;
       }
-      expect(warnings.mock.calls.map((c) => JSON.parse(String(c[0])).message)).toEqual([
+      expect(warnings.lines().filter((l) => l.level === 'WARN').map((l) => l.message)).toEqual([
         `unlinking venue ${venue.id} did not finish; the next write of the record finishes it`,
         `unlinking organizer ${organizer.id} did not finish; the next write of the record finishes it`,
       ]);
     } finally {
-      warnings.mockRestore();
+      warnings.restore();
     }
     const single = (await call('events', 'GET', `/events/${ev.id}`)).json;
     expect({ venue: single.venue, organizer: single.organizer }).toEqual({ venue: [], organizer: [] });

@@ -142,8 +142,17 @@ describe('createLocalServer with stub handlers', () => {
     },
   };
 
+  /** The server's one line per request, and a wait for the next one (written once the answer has left). */
+  const requestLines: string[] = [];
+  let onLine: (() => void) | null = null;
+  const nextLine = () => new Promise<void>((resolve) => (onLine = resolve));
+
   beforeAll(async () => {
     server = createLocalServer({
+      requestLog: (line) => {
+        requestLines.push(line);
+        onLine?.();
+      },
       loadHandler: async (group) => async (event, context) => {
         calls.push({ group, event, context });
         const stub = stubs[group];
@@ -161,8 +170,11 @@ describe('createLocalServer with stub handlers', () => {
 
   test('routes by group and passes a Lambda context', async () => {
     calls.length = 0;
+    const line = nextLine();
     const res = await fetch(`${base}/de/calendar/events/v1/events?page=2`);
     expect(res.status).toBe(200);
+    await line;
+    expect(requestLines.at(-1)).toMatch(/^GET \/de\/calendar\/events\/v1\/events\?page=2 200 \d+ ms$/);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.group).toBe('events');
     expect(calls[0]!.event.rawQueryString).toBe('page=2');

@@ -6,6 +6,7 @@
 import type { InvokeCommandInput, InvokeCommandOutput, InvokeCommand as RealCommand, LambdaClient as RealClient,
   LambdaClientConfig } from '@aws-sdk/client-lambda';
 import { lazyModule } from '../../lazy-module.js';
+import { traced } from '../../observability/tracer.js';
 
 const sdk = () => lazyModule<{ InvokeCommand: typeof RealCommand; LambdaClient: typeof RealClient }>('@aws-sdk/client-lambda');
 
@@ -20,7 +21,7 @@ export class LambdaClient {
 
   send(command: InvokeCommand): Promise<InvokeCommandOutput> {
     const { InvokeCommand: Command, LambdaClient: Client } = sdk();
-    this.real ??= new Client(this.config);
+    this.real ??= traced(new Client(this.config));
     return this.real.send(new Command(command.input));
   }
 }

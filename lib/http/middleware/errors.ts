@@ -7,6 +7,7 @@ import { NoFreeSlug, RecordTooLarge, StoreUnavailable, TooManyChanges, unavailab
 import { committedInRequest } from '../../store/scope.js';
 import { InvalidCredentials, TooManyAttempts } from '../../auth/errors.js';
 import { ApiError, invalidParam, invalidToken, preconditionFailed, unavailable } from '../errors.js';
+import { logger } from '../../observability/logger.js';
 import { json, type HttpResult } from '../response.js';
 import { stateOf, type Middleware } from './state.js';
 
@@ -45,7 +46,7 @@ export function errorResponse(error: unknown, method: string, requestId: string)
   if (error instanceof TooManyChanges) {
     return respond(new ApiError(400, 'rest_too_many_changes', 'This request changes too many linked records at once; split it into smaller ones.'));
   }
-  console.error(JSON.stringify({ level: 'error', requestId, error: String((error as Error)?.stack ?? error) }));
+  logger.error('unexpected failure: answered 500 rest_internal_error', { error: error instanceof Error ? error : String(error) });
   return json(500, {
     code: 'rest_internal_error', message: 'The server failed to answer; the request id identifies the failure in the logs.',
     data: { status: 500, request_id: requestId },

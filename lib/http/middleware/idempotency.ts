@@ -16,6 +16,7 @@ import { idempotencyStore, idempotentRequest, type IdempotentRequest } from '../
 import { ApiError, invalidParam } from '../errors.js';
 import type { HttpResult } from '../response.js';
 import { stateOf, type Middleware, type PipelineRequest } from './state.js';
+import { logger } from '../../observability/logger.js';
 
 const HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -114,7 +115,7 @@ async function after(request: PipelineRequest): Promise<void> {
     await idempotencyStore().saveSuccess(data, stored);
   } catch (error) {
     // The create has been made; it is answered. Without its stored answer, the key is given up rather than left held.
-    console.error(JSON.stringify({ level: 'error', message: 'could not store the answer of an idempotent create', error: String(error) }));
+    logger.error('could not store the answer of an idempotent create', { error: error as Error });
     await release(data);
   }
 }
@@ -124,7 +125,7 @@ async function release(data: IdempotentRequest): Promise<void> {
     await idempotencyStore().deleteRecord(data);
   } catch (error) {
     // The in-progress mark lapses at the function's time limit anyway.
-    console.error(JSON.stringify({ level: 'error', message: 'could not free an idempotency key', error: String(error) }));
+    logger.error('could not free an idempotency key', { error: error as Error });
   }
 }
 
