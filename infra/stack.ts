@@ -460,7 +460,7 @@ export class CalendarStack extends Stack {
       applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
       systemLogLevelV2: lambda.SystemLogLevel.WARN,
       environment,
-      bundling: nodejsBundlingOptions(),
+      bundling: nodejsBundlingOptions(entry),
     });
   }
 }
