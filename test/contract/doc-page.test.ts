@@ -5,10 +5,14 @@
  * under our base, a language prefix and the origin's base. Without Chromium the file fails; it never skips.
  */
 import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import puppeteer, { type Browser, type HTTPResponse } from 'puppeteer-core';
 import { apiUrl, serverOrigin } from '../support/api.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+/** CHROMIUM_PATH, else `chromium` on PATH (Debian's package; .ci/run installs it), else Debian's own path. */
+const CHROMIUM = process.env.CHROMIUM_PATH
+  || (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, 'chromium')).find((p) => existsSync(p))
+  || '/usr/bin/chromium';
 /** Redoc lays out about sixty operations; on a busy machine that takes a while. */
 const RENDER_TIMEOUT_MS = 90_000;
 
