@@ -18,10 +18,10 @@ export const rootRoutes: RouteSpec[] = [
     errors: [401], response: 'DocPage', mediaType: 'text/html', headers: ['Content-Security-Policy'], params: [translationLanguage] }] },
   { path: '/doc.html/redoc.standalone.js', group: 'root', operations: [{ id: 'root.docScript', method: 'GET',
     summary: 'The script of the reference page: Redoc\'s standalone bundle (MIT)', capability: 'public', success: 200, errors: [401],
-    response: 'DocScript', mediaType: 'application/javascript', headers: ['Content-Encoding'], params: [] }] },
+    response: 'DocScript', mediaType: 'application/javascript', headers: ['Content-Encoding'], params: [translationLanguage] }] },
   { path: '/doc.html/redoc.standalone.js.LICENSE.txt', group: 'root', operations: [{ id: 'root.docScriptLicense', method: 'GET',
     summary: 'The license notices of the reference page\'s script', capability: 'public', success: 200, errors: [401],
-    response: 'DocScriptLicense', mediaType: 'text/plain', params: [] }] },
+    response: 'DocScriptLicense', mediaType: 'text/plain', params: [translationLanguage] }] },
 ];
 
 export const ROUTES: RouteSpec[] = [...rootRoutes, ...eventRoutes, ...venueRoutes, ...organizerRoutes, ...categoryRoutes, ...tagRoutes,
