@@ -22,7 +22,7 @@ const redocLicense = staticFile(() => packageFile(REDOC_FILES.license), 'text/pl
 export const handler = createGroupHandler('root', ROUTES, {
   'root.index': async (ctx) => json(200, buildNamespaceIndex({ apiUrl: ctx.apiUrl })),
   'root.doc': async (ctx) => json(200, buildOpenApiDocument({ apiUrl: ctx.apiUrl })),
-  'root.docPage': async (ctx) => htmlText(docPage({ apiUrl: ctx.apiUrl, scriptVersion: redocScript.version() }),
+  'root.docPage': async (ctx) => htmlText(docPage({ apiPath: ctx.apiUrl.slice(ctx.origin.length), scriptVersion: redocScript.version() }),
     { 'Content-Security-Policy': DOC_PAGE_CSP }),
   'root.docScript': async (ctx) => redocScript.response(ctx.headers['accept-encoding']),
   'root.docScriptLicense': async (ctx) => redocLicense.response(ctx.headers['accept-encoding']),

@@ -37,16 +37,20 @@ function routePath(operationId: string): string {
 }
 
 export interface DocPageOptions {
-  /** The request's API root (the document and the script are loaded from under it). */
-  apiUrl: string;
+  /** The path of the request's API root, e.g. /prod/de/calendar/events/v1 (the document and the script are under it). */
+  apiPath: string;
   /** The script's version (lib/http/static-file.ts), so that a new script is a new URL. */
   scriptVersion: string;
 }
 
-/** The page's HTML. URLs are absolute under the request's own root, so any base, prefix or trailing slash works. */
-export function docPage({ apiUrl, scriptVersion }: DocPageOptions): string {
-  const doc = escapeHtml(`${apiUrl}${routePath('root.doc')}`);
-  const script = escapeHtml(`${apiUrl}${routePath('root.docScript')}?v=${encodeURIComponent(scriptVersion)}`);
+/**
+ * The page's HTML. Its URLs are paths under the request's own API root, without scheme and host: they work under any
+ * base, prefix or stage, with or without a trailing slash, and on whatever host the page itself was loaded from (which
+ * is what the policy's 'self' allows).
+ */
+export function docPage({ apiPath, scriptVersion }: DocPageOptions): string {
+  const doc = escapeHtml(`${apiPath}${routePath('root.doc')}`);
+  const script = escapeHtml(`${apiPath}${routePath('root.docScript')}?v=${encodeURIComponent(scriptVersion)}`);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

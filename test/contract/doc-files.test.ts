@@ -29,14 +29,15 @@ function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ s
 
 describe('GET {api}/doc.html', () => {
   it('is an HTML page that loads Redoc and the document from under its own API root, with a policy against other hosts', async () => {
-    for (const root of [apiUrl(), apiUrl().replace('/calendar/events/v1', '/pt-pt/wp-json/tribe/events/v1')]) {
-      const page = await api(`${root}/doc.html`);
+    for (const url of [apiUrl(), apiUrl().replace('/calendar/events/v1', '/pt-pt/wp-json/tribe/events/v1')]) {
+      const page = await api(`${url}/doc.html/`);
+      const root = new URL(url).pathname; // paths, not URLs: the page works on whatever host it was loaded from
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(page.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]+"$/);
       expect(page.text).toMatch(/^<!DOCTYPE html>/);
       expect(page.text).toContain(`<redoc spec-url="${root}/doc"`);
-      expect(page.text).toMatch(new RegExp(`<script src="${root.replace(/[.]/g, '\\.')}/doc\\.html/redoc\\.standalone\\.js\\?v=[A-Za-z0-9_-]+"></script>`));
+      expect(page.text).toMatch(new RegExp(`<script src="${root}/doc\\.html/redoc\\.standalone\\.js\\?v=[A-Za-z0-9_-]+"></script>`));
       expect(page.text).toMatch(/<noscript>[^]*href="[^"]+\/doc"[^]*openapi\.json[^]*<\/noscript>/);
       expect(page.text).not.toMatch(/<script>|\son\w+=/); // no inline script, no handlers: the policy allows neither
       const policy = page.headers.get('content-security-policy')!;
@@ -46,12 +47,12 @@ describe('GET {api}/doc.html', () => {
     }
   });
 
-  it('escapes what it takes from the request', async () => {
-    const page = await rawGet('/doc.html', { 'x-forwarded-host': 'evil.example"><script>alert(1)</script>' });
-    expect(page.status).toBe(200);
-    const html = page.body.toString('utf8');
-    expect(html).not.toContain('<script>alert');
-    expect(html).toContain('evil.example&quot;&gt;&lt;script&gt;');
+  it('is the same page whatever host it is asked on', async () => {
+    const plain = await rawGet('/doc.html');
+    const other = await rawGet('/doc.html', { 'x-forwarded-host': 'evil.example"><script>alert(1)</script>' });
+    expect(other.status).toBe(200);
+    expect(other.body.toString('utf8')).not.toContain('evil.example');
+    expect(other.headers.etag).toBe(plain.headers.etag);
   });
 });
 
