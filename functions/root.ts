@@ -1,19 +1,31 @@
 /**
- * Lambda handler for the namespace index (GET {api}), the OpenAPI document (GET {api}/doc) and the caller's
- * application passwords (contract §12), and the changes feed (contract §16).
+ * Lambda handler for the namespace index (GET {api}), the OpenAPI document (GET {api}/doc) and its reference page
+ * (GET {api}/doc.html, with the files it loads), the caller's application passwords (contract §12), and the changes
+ * feed (contract §16).
  */
 import { lambdaForwarder } from '../lib/aws/forward.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/accounts/operations.js';
 import { listChanges } from '../lib/changes/feed.js';
 import { createGroupHandler } from '../lib/http/handler.js';
-import { json } from '../lib/http/response.js';
+import { htmlText, json } from '../lib/http/response.js';
+import { staticFile } from '../lib/http/static-file.js';
 import { buildNamespaceIndex } from '../lib/openapi/namespace-index.js';
 import { buildOpenApiDocument } from '../lib/openapi/document.js';
+import { DOC_PAGE_CSP, docPage } from '../lib/openapi/doc-page.js';
+import { REDOC_FILES } from '../lib/openapi/redoc-files.js';
+import { packageFile } from '../lib/package-file.js';
 import { ROUTES } from '../lib/routes/all.js';
+
+const redocScript = staticFile(() => packageFile(REDOC_FILES.script), 'application/javascript; charset=utf-8', { gzip: true });
+const redocLicense = staticFile(() => packageFile(REDOC_FILES.license), 'text/plain; charset=utf-8');
 
 export const handler = createGroupHandler('root', ROUTES, {
   'root.index': async (ctx) => json(200, buildNamespaceIndex({ apiUrl: ctx.apiUrl })),
   'root.doc': async (ctx) => json(200, buildOpenApiDocument({ apiUrl: ctx.apiUrl })),
+  'root.docPage': async (ctx) => htmlText(docPage({ apiPath: ctx.apiUrl.slice(ctx.origin.length), scriptVersion: redocScript.version() }),
+    { 'Content-Security-Policy': DOC_PAGE_CSP }),
+  'root.docScript': async (ctx) => redocScript.response(ctx.headers['accept-encoding']),
+  'root.docScriptLicense': async (ctx) => redocLicense.response(ctx.headers['accept-encoding']),
   'appPasswords.list': listAppPasswords,
   'appPasswords.create': createAppPassword,
   'appPasswords.delete': revokeAppPassword,

@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { REDOC_FILES } from '../lib/openapi/redoc-files.js';
 
 /**
  * Bundled CommonJS dependencies (parts of the AWS SDK, among others) call require() for Node built-ins; an ES module
@@ -91,9 +92,18 @@ const LAZY_ALIAS = {
 } as const;
 const HANDLER_ALIAS = { ...BUNDLE.alias, ...LAZY_ALIAS };
 
-/** Where the handler finds each side bundle (lib/lazy-module.ts). */
+/**
+ * Files of packages a function serves as they are (lib/package-file.ts), copied next to its bundle, by entry: Redoc's
+ * script for the reference page (about 1 MB, and never run by the function, so not bundled) and its license notices.
+ */
+export const PACKAGE_FILES: Record<string, readonly { spec: string; outputFile: string }[]> = {
+  'functions/root.ts': Object.values(REDOC_FILES).map((spec) => ({ spec, outputFile: spec.slice(spec.lastIndexOf('/') + 1) })),
+};
+
+/** Where the handler finds each side bundle (lib/lazy-module.ts) and package file (lib/package-file.ts). */
 const DEFINE = {
   CALENDAR_SIDE_FILES: JSON.stringify(Object.fromEntries(SIDE_BUNDLES.map((s) => [s.pkg, `./${s.outputFile}`]))),
+  CALENDAR_PACKAGE_FILES: JSON.stringify(Object.fromEntries(Object.values(PACKAGE_FILES).flat().map((f) => [f.spec, `./${f.outputFile}`]))),
 };
 
 /** esbuild settings of a side bundle (CommonJS, loaded with require; the handler's aliases). */
@@ -107,8 +117,12 @@ function sideBundleCommand(inputDir: string, outputDir: string, side: (typeof SI
     '--log-level=warning', `--outfile="${outputDir}/${side.outputFile}"`].join(' ');
 }
 
-/** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used). */
-export function nodejsBundlingOptions(): BundlingOptions {
+/** The command that copies a package file into a function's asset directory (NodejsFunction's afterBundling hook). */
+const copyCommand = (inputDir: string, outputDir: string, file: { spec: string; outputFile: string }): string =>
+  `cp "${inputDir}/node_modules/${file.spec}" "${outputDir}/${file.outputFile}"`;
+
+/** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used) for the function of `entry`. */
+export function nodejsBundlingOptions(entry: string): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: BUNDLE.target,
@@ -126,7 +140,8 @@ export function nodejsBundlingOptions(): BundlingOptions {
     commandHooks: {
       beforeBundling: () => [],
       beforeInstall: () => [],
-      afterBundling: (inputDir, outputDir) => SIDE_BUNDLES.map((side) => sideBundleCommand(inputDir, outputDir, side)),
+      afterBundling: (inputDir, outputDir) => [...SIDE_BUNDLES.map((side) => sideBundleCommand(inputDir, outputDir, side)),
+        ...(PACKAGE_FILES[entry] ?? []).map((file) => copyCommand(inputDir, outputDir, file))],
     },
     logLevel: LogLevel.WARNING,
     forceDockerBundling: false,

@@ -509,7 +509,7 @@ export class CalendarStack extends Stack {
       systemLogLevelV2: lambda.SystemLogLevel.WARN,
       tracing: telemetry.tracing,
       environment: { ...environment, ...telemetry.environment },
-      bundling: nodejsBundlingOptions(),
+      bundling: nodejsBundlingOptions(entry),
     });
     acknowledgeTelemetry(fn, role, this.config);
     return fn;

@@ -40,7 +40,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   };
 }
 
-/** An iCalendar feed (contract §14): the one successful body besides /doc.html that is not JSON. */
+/** An iCalendar feed (contract §14): with the reference page and its files, the only successful bodies that are not JSON. */
 export function calendarText(body: string): HttpResult {
   return { statusCode: 200, headers: { 'Content-Type': 'text/calendar; charset=utf-8' }, body };
+}
+
+/** An HTML page (the reference page, contract §10). */
+export function htmlText(body: string, headers: Record<string, string> = {}): HttpResult {
+  return { statusCode: 200, headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers }, body };
 }

@@ -17,6 +17,7 @@ import { operationIds } from './operation-ids.js';
 import { apiRootFor, splitApiUrl, trimSlashes } from './urls.js';
 
 export const OPENAPI_VERSION = '3.0.3';
+export const API_TITLE = 'Calendar Events API';
 
 export interface BuildOpenApiOptions {
   /** Absolute API root of the request, e.g. https://host/prod/calendar/events/v1 (maybe under /de/ etc.). */
@@ -51,7 +52,7 @@ const BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const INFO = deepFreeze({
-  title: 'Calendar Events API',
+  title: API_TITLE,
   version: '1.0.0',
   description: [
     'A calendar of events, venues, organizers, categories and tags. Wire-compatible with The Events Calendar REST API v1',
@@ -80,13 +81,21 @@ const INFO = deepFreeze({
     '',
     'Feeds: GET /events.ics (the /events filters, all pages up to limit) and GET /events/{id}.ics answer',
     'text/calendar; charset=utf-8 (RFC 5545), for calendar applications to subscribe to (webcal://). Their errors are JSON.',
+    '',
+    'Reference page: GET /doc.html answers text/html; charset=utf-8, this document rendered for people by Redoc, whose',
+    'script the service serves itself (GET /doc.html/redoc.standalone.js, application/javascript), so the page works with',
+    'no internet access.',
+    '',
+    'Clients of The Events Calendar: every path also answers under the origin\'s base, /wp-json/tribe/events/v1 (and',
+    `${LANGUAGES.map((l) => `/${l}/wp-json/tribe/events/v1`).join(', ')}), with the same responses, except that the URLs they`,
+    'contain keep that base and the namespace index names the namespace tribe/events/v1.',
   ].join('\n'),
   contact: { name: 'Calendar Events API maintainers' },
   license: { name: 'MIT', url: 'https://spdx.org/licenses/MIT.html' },
 });
 
 const TAGS: Record<Group, string> = {
-  root: 'Discovery: the namespace index (every route with its arguments) and this OpenAPI document',
+  root: 'Discovery: the namespace index (every route with its arguments), this OpenAPI document and its reference page',
   events: 'Events: lists in a date window with filters, single events by ID or slug, and their writes',
   venues: 'Venues: the places where events happen',
   organizers: 'Organizers: the people and organisations that run events',
@@ -254,6 +263,10 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   if (sendsETag(route, op)) headers.ETag = headerRef('ETag');
   if (op.success === 201) headers.Location = headerRef('Location');
   if (op.success === 201 && takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+  for (const name of op.headers ?? []) {
+    if (!Object.hasOwn(COMPONENT_HEADERS, name)) throw new Error(`${op.id} names the response header ${name}, which the document does not define`);
+    headers[name] = headerRef(name as keyof typeof COMPONENT_HEADERS);
+  }
   Object.assign(headers, cacheHeaders(op), COMMON_HEADERS);
   return { description, headers, content: { [op.mediaType ?? 'application/json']: { schema: ref(name) } } };
 }

@@ -11,6 +11,9 @@ import type { Group, OperationSpec, RouteSpec } from '../routes/types.js';
 const NAMED: Record<string, string> = {
   'root.index': 'getNamespaceIndex',
   'root.doc': 'getOpenApiDocument',
+  'root.docPage': 'getReferencePage',
+  'root.docScript': 'getReferencePageScript',
+  'root.docScriptLicense': 'getReferencePageScriptLicense',
   'changes.list': 'listChanges',
 };
 

@@ -158,6 +158,10 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
     next_cursor: str('pass it as since to read on from here; always present'),
     more: bool('true when more changes are already waiting: read again at once'),
   }, ['changes', 'next_cursor', 'more'], 'Changes since a cursor (contract §16)'),
+  DocPage: str('An HTML page (text/html; charset=utf-8) on which Redoc renders this document: every operation with its parameters, '
+    + 'responses and examples. It loads Redoc\'s script and the document from the service only, so it works with no internet access'),
+  DocScript: str('Redoc\'s standalone script (MIT; its license notices are next to it, in redoc.standalone.js.LICENSE.txt)'),
+  DocScriptLicense: str('The license notices of the packages in Redoc\'s standalone script, as plain text'),
   OpenApiDocument: obj({
     openapi: str('the OpenAPI version', { example: '3.0.3' }),
     info: { type: 'object', additionalProperties: true, description: 'title, version and description of the API' },
@@ -191,7 +195,12 @@ export const COMPONENT_HEADERS = {
     + 'force=true), any other body\'s "<hash>". Send it as If-None-Match on a GET to get 304 while it is current',
   schema: { type: 'string' } },
   'Cache-Control': { description: 'public, max-age=<seconds the deployment allows> on reads without credentials; private, no-store on '
-    + 'reads with credentials and on every write', schema: { type: 'string' } },
+    + 'reads with credentials and on every write. The reference page\'s script and its license notices: public, max-age=31536000, '
+    + 'immutable (the page asks for the script by its version)', schema: { type: 'string' } },
+  'Content-Encoding': { description: 'gzip when the request\'s Accept-Encoding allows it; absent otherwise',
+    schema: { type: 'string', enum: ['gzip'] } },
+  'Content-Security-Policy': { description: 'what the page may load: scripts, styles and the document from this service only, '
+    + 'nothing from another host', schema: { type: 'string' } },
   'Idempotent-Replayed': { description: 'true when this is the stored answer of an earlier request with the same Idempotency-Key',
     schema: { type: 'string', enum: ['true'] } },
   Vary: { description: 'Authorization, Accept-Encoding: reads differ by caller', schema: { type: 'string' } },

@@ -117,8 +117,10 @@ export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam
   response: string;
   /** Why a create does not take Idempotency-Key (contract §17), when it does not. */
   noReplay?: string;
-  /** Media type of the success body when it is not JSON (the feeds' text/calendar). */
-  mediaType?: 'text/calendar';
+  /** Media type of the success body when it is not JSON (the feeds' text/calendar, the reference page and its script). */
+  mediaType?: 'text/calendar' | 'text/html' | 'application/javascript' | 'text/plain';
+  /** Headers of the success answer beyond those every answer of its kind has (names of the document's component headers). */
+  headers?: readonly string[];
 }
 
 /** Whether an operation takes Idempotency-Key (contract §17): creates, and updates that may create (with scope=following). */

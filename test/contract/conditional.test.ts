@@ -46,7 +46,7 @@ const reads = (): [string, string, boolean][] => ROUTES.flatMap((route) => route
 describe('ETag and If-None-Match (contract §15)', () => {
   it('every kind of GET carries a strong ETag; If-None-Match with it (or *) answers 304 with no body and the same tag', async () => {
     const all = reads();
-    expect(all.length).toBeGreaterThanOrEqual(17);
+    expect(all.length).toBeGreaterThanOrEqual(20);
     for (const [name, path, auth] of all) {
       const token = auth ? editor : undefined;
       expect(path).not.toMatch(/[{}]|undefined/);

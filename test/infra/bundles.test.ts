@@ -17,12 +17,14 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { build } from 'esbuild';
-import { BUNDLE, CREATE_REQUIRE_BANNER, esbuildBuildOptions, SIDE_BUNDLES, sideBuildOptions } from '../../infra/bundling.js';
+import { gunzipSync } from 'node:zlib';
+import { BUNDLE, CREATE_REQUIRE_BANNER, esbuildBuildOptions, PACKAGE_FILES, SIDE_BUNDLES, sideBuildOptions } from '../../infra/bundling.js';
 import { buildApp } from '../../infra/build.js';
 import { functionGroups } from '../../infra/routes.js';
 import { DEV_JWT_SECRET } from '../../lib/config.js';
 import { ensureTable } from '../../lib/local/dynamodb-local.js';
 import { signLocalToken } from '../../lib/local/token-sign.js';
+import { packageFilePath } from '../../lib/package-file.js';
 import type { Group } from '../../lib/routes/types.js';
 import { logicalId, makeApp } from './helpers.js';
 
@@ -65,6 +67,12 @@ describe('bundles built by the stack', () => {
     for (const side of SIDE_BUNDLES) expect(readFileSync(join(dir, side.outputFile), 'utf8').length).toBeGreaterThan(1000);
     expect(code).not.toContain('ENTimeExpressionParser'); // chrono is not in the handler's own file
     expect(code).not.toContain('X-MICROSOFT-CDO-ALLDAYEVENT'); // nor ical-generator
+    // Files served as they are (Redoc's script for the reference page) are copies next to the handler, never inside it.
+    const files = PACKAGE_FILES[`functions/${group}.ts`] ?? [];
+    expect(files.length > 0).toBe(group === 'root');
+    for (const file of files) expect(readFileSync(join(dir, file.outputFile)).equals(readFileSync(packageFilePath(file.spec)))).toBe(true);
+    expect(existsSync(join(dir, 'redoc.standalone.js'))).toBe(group === 'root');
+    expect(code).not.toContain('API docs by Redocly');
   }, TIMEOUT);
 
   test.each(functionGroups())(
@@ -275,6 +283,26 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(body(unknown!).code).toBe('rest_no_route');
     expect(wrongMethod!.statusCode).toBe(405);
     expect(header(wrongMethod!, 'allow')).toContain('GET');
+  }, TIMEOUT);
+
+  test('root: the reference page, and Redoc\'s script read from its copy next to the bundle (gzip-compressed when accepted)', async () => {
+    const gzip = httpEvent('GET', '/calendar/events/v1/doc.html/redoc.standalone.js');
+    gzip.headers['accept-encoding'] = 'gzip, deflate, br';
+    const [page, plain, compressed] = await invoke('root', envFor(sharedTable!), [
+      httpEvent('GET', '/calendar/events/v1/doc.html'),
+      httpEvent('GET', '/calendar/events/v1/doc.html/redoc.standalone.js'),
+      gzip,
+    ]);
+    expect([page!.statusCode, header(page!, 'content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(page!.body).toContain('<redoc spec-url="/calendar/events/v1/doc"');
+    const script = readFileSync(packageFilePath('redoc/bundles/redoc.standalone.js'), 'utf8');
+    expect([plain!.statusCode, header(plain!, 'content-type'), plain!.body === script]).toEqual([200, 'application/javascript; charset=utf-8', true]);
+    expect(page!.body).toContain(`redoc.standalone.js?v=${JSON.parse(header(plain!, 'etag')!)}"`);
+    expect([compressed!.statusCode, header(compressed!, 'content-encoding'), (compressed as { isBase64Encoded?: boolean }).isBase64Encoded])
+      .toEqual([200, 'gzip', true]);
+    expect(gunzipSync(Buffer.from(compressed!.body!, 'base64')).toString('utf8') === script).toBe(true);
+    // Lambda answers at most 6 MB: the script's answer, either way, is far below it.
+    expect(JSON.stringify(plain).length).toBeLessThan(2 * 1024 * 1024);
   }, TIMEOUT);
 
   test('events: the list against the harness table (200, events array, X-TEC-Total)', async () => {

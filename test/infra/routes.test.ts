@@ -65,7 +65,8 @@ describe('httpApiRoutes()', () => {
 
   test('every path of the contract, under both bases and every prefix, reaches its group\'s function', () => {
     const cases: [string, string][] = [
-      ['', 'root'], ['/doc', 'root'], ['/application-passwords', 'root'], ['/application-passwords/0b0c5e6e-1d5a-4b4e-9a40-4f3d9c0b2a11', 'root'],
+      ['', 'root'], ['/doc', 'root'], ['/doc.html', 'root'], ['/doc.html/redoc.standalone.js', 'root'],
+      ['/application-passwords', 'root'], ['/application-passwords/0b0c5e6e-1d5a-4b4e-9a40-4f3d9c0b2a11', 'root'],
       ['/events', 'events'], ['/events/12', 'events'], ['/events/by-slug/jazz-night', 'events'], ['/events.ics', 'events'],
       ['/events/12.ics', 'events'],
       ['/venues', 'venues'], ['/venues/3', 'venues'], ['/venues/by-slug/hall', 'venues'],

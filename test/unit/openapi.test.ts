@@ -171,15 +171,16 @@ describe('OpenAPI document', () => {
         writes += 1;
       }
     }
-    expect([reads, writes]).toEqual([19, 40]);
+    expect([reads, writes]).toEqual([22, 40]);
   });
 
   it('documents the success response with the named component and every error status with Error', () => {
     for (const { route, op } of allOperations()) {
       const responses = docOp(route, op).responses;
       const success = responses[String(op.success)];
-      // JSON, but for the feeds (contract §14): text/calendar, errors JSON as everywhere
-      const media = route.path.endsWith('.ics') ? 'text/calendar' : 'application/json';
+      // JSON, but for the feeds (contract §14) and the reference page and its files (§10); errors JSON as everywhere
+      const media = route.path.endsWith('.ics') ? 'text/calendar' : ({ '/doc.html': 'text/html', '/doc.html/redoc.standalone.js':
+        'application/javascript', '/doc.html/redoc.standalone.js.LICENSE.txt': 'text/plain' } as Json)[route.path] ?? 'application/json';
       expect(Object.keys(success.content)).toEqual([media]);
       expect(success.content[media].schema).toEqual({ $ref: `#/components/schemas/${responseSchemaName(op.response)}` });
       expect(success.description).toEqual(expect.any(String));
@@ -212,7 +213,8 @@ describe('OpenAPI document', () => {
     const expected = (route: RouteSpec, op: OperationSpec): number[] => {
       const trashable = ['events', 'venues', 'organizers'].includes(route.group);
       const terms = ['categories', 'tags'].includes(route.group);
-      const pipeline = [400, 401, 500, 503]; // parameters, a refused Authorization header, failures, the store or the clock
+      // parameters (operations that take any), a refused Authorization header, failures, the store or the clock
+      const pipeline = [...(op.params.length ? [400] : []), 401, 500, 503];
       const conditional = op.method === 'GET' ? [304] : []; // If-None-Match (lib/http/middleware/conditional.ts)
       // Idempotency-Key on creates, the application password's excepted (lib/http/middleware/idempotency.ts)
       const keyed = (op.success === 201 || op.alsoCreates) && op.id !== 'appPasswords.create' ? [409, 422] : [];
@@ -279,6 +281,29 @@ describe('OpenAPI document', () => {
     expect(index.routes['/calendar/events/v1/events\\.ics']).toBeDefined();
     expect(index.routes['/calendar/events/v1/events/(?P<id>\\d+)\\.ics']).toBeDefined();
     expect(doc.info.description).toMatch(/text\/calendar/);
+  });
+
+  it('documents the reference page and the files it loads: text/html with its CSP, gzip-able application/javascript, text/plain', () => {
+    const [page, script, license] = ['/doc.html', '/doc.html/redoc.standalone.js', '/doc.html/redoc.standalone.js.LICENSE.txt']
+      .map((path) => doc.paths[path].get);
+    expect([page.operationId, script.operationId, license.operationId])
+      .toEqual(['getReferencePage', 'getReferencePageScript', 'getReferencePageScriptLicense']);
+    expect(page.responses['200'].content).toEqual({ 'text/html': { schema: { $ref: '#/components/schemas/DocPage' } } });
+    expect(script.responses['200'].content).toEqual({ 'application/javascript': { schema: { $ref: '#/components/schemas/DocScript' } } });
+    expect(license.responses['200'].content).toEqual({ 'text/plain': { schema: { $ref: '#/components/schemas/DocScriptLicense' } } });
+    expect(page.responses['200'].headers['Content-Security-Policy']).toEqual({ $ref: '#/components/headers/Content-Security-Policy' });
+    expect(script.responses['200'].headers['Content-Encoding']).toEqual({ $ref: '#/components/headers/Content-Encoding' });
+    expect(doc.components.headers['Content-Encoding'].schema).toEqual({ type: 'string', enum: ['gzip'] });
+    for (const name of ['DocPage', 'DocScript', 'DocScriptLicense']) expect(doc.components.schemas[name].type).toBe('string');
+    expect(doc.components.headers['Cache-Control'].description).toMatch(/max-age=31536000/);
+    expect(doc.info.description).toMatch(/GET \/doc\.html answers text\/html/);
+    expect(doc.info.description).toMatch(/application\/javascript/);
+    expect(index.routes['/calendar/events/v1/doc\\.html']._links.self[0].href).toBe(`${API}/doc.html`);
+  });
+
+  it('says in info that every path also answers under the origin\'s base (contract §12)', () => {
+    expect(doc.info.description).toMatch(/every path also answers under the origin's base, \/wp-json\/tribe\/events\/v1/);
+    expect(doc.info.description).toContain('/de/wp-json/tribe/events/v1');
   });
 
   it('maps Category and Tag responses to Term and every response name to a component', () => {
@@ -596,7 +621,8 @@ describe('input schemas: no stricter than the service (contract §2, §10)', () 
       for (const v of accepted) expect([v, valid(schema, v)]).toEqual([v, true]);
       for (const v of refused) expect([v, valid(schema, v)]).toEqual([v, false]);
     }
-    for (const v of accepted) expect(() => (ROUTES[2]!.operations[0]!.params.find((p) => p.name === 'featured')!.parse(v, {} as never))).not.toThrow();
+    const events = ROUTES.find((r) => r.path === '/events')!;
+    for (const v of accepted) expect(() => (events.operations[0]!.params.find((p) => p.name === 'featured')!.parse(v, {} as never))).not.toThrow();
   });
 
   it('takes null venues, "" to clear, Unix timestamps, comma-separated lists and loose booleans in event bodies', () => {
