@@ -109,7 +109,7 @@ test('an unknown path: 404 rest_no_route counted as Errors with its code, and as
   const r = await request('/calendar/events/v1/events/not-an-id');
   expect(r.res.statusCode).toBe(404);
   expect(JSON.parse(r.res.body).code).toBe('rest_no_route');
-  expect(r.emf('Errors')).toMatchObject({ dimensions: ['service', 'code'], service: 'events', code: 'rest_no_route', Errors: 1 });
+  expect(r.emf('Errors')).toMatchObject({ dimensions: ['code'], code: 'rest_no_route', Errors: 1 });
   expect(r.emf('Requests')).toMatchObject({ Requests: 1, ClientErrors: 1, ServerErrors: 0 });
   // Routing did not match: the lines carry the request ids, and no route.
   const answered = r.logs.find((l) => l.message === 'request answered');

@@ -4,8 +4,8 @@
  * final — so they are the outermost steps. `routeKeys` follows routing and adds the matched route to every later line.
  *
  * Metrics of a request (dimension `service`): Requests, ClientErrors and ServerErrors (0 or 1, so their average is
- * the rate), DynamoDBRequests, ReadUnits and WriteUnits; and Errors with the dimensions `service` and `code` (the
- * contract's error code, a fixed set written in the code, never a client's value).
+ * the rate), DynamoDBRequests, ReadUnits and WriteUnits; and Errors with the one dimension `code` (the contract's
+ * error code, a fixed set written in the code, never a client's value).
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -48,7 +48,10 @@ function record(request: PipelineRequest): void {
   if (meter) addStoreWork(meter);
   if (status >= 400) {
     const code = response ? errorCode(response) : 'rest_internal_error';
-    metrics.singleMetric().addDimension('code', code).addMetric('Errors', MetricUnit.Count, 1);
+    // By code alone, not per function: one billed metric per code the service answers, however many functions say it.
+    const errors = metrics.singleMetric();
+    errors.clearDefaultDimensions();
+    errors.addDimension('code', code).addMetric('Errors', MetricUnit.Count, 1);
   }
   const { line } = stateOf(request.event);
   logger.info('request answered', {
