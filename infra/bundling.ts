@@ -47,6 +47,7 @@ export const BUNDLE = {
     '@aws-sdk/credential-provider-node': './lib/store/env-credentials.ts',
     'side-channel': './lib/http/side-channel.cjs',
     '@smithy/core/event-streams': './lib/aws/no-event-streams.ts',
+    '@aws-sdk/endpoint-cache': './lib/aws/no-endpoint-cache.ts',
   },
 } as const;
 
@@ -55,13 +56,16 @@ export const BUNDLE = {
  * the handler: chrono-node (about 45 KB) for dates written as phrases, the Lambda client (about 70 KB) with which the
  * root function forwards a path spelt in another letter case, and htmlparser2 and entities (about 55 KB) for
  * sanitising and decoding HTML (writes, search, JSON-LD), ical-generator and timezones-ical-library (about 65 KB) for the
- * iCalendar feeds; rrule (about 45 KB) for recurrence rules; jose (about 18 KB) for bearer tokens; Powertools' JMESPath
- * evaluator (about 25 KB) for creates with an Idempotency-Key; Powertools' Tracer (with aws-xray-sdk-core, about
+ * iCalendar feeds; rrule (about 45 KB) for recurrence rules; jose (about 18 KB) for bearer tokens; Powertools'
+ * idempotency utility with its JMESPath evaluator (about 40 KB) for creates with an Idempotency-Key (it uses the
+ * handler's own DynamoDB classes: its `alias`); Powertools' Tracer (with aws-xray-sdk-core, about
  * 125 KB), loaded only when POWERTOOLS_TRACE_ENABLED=true (lib/observability/tracer.ts). Most requests need none of
  * them, so most cold starts never load them, and each handler's own file stays within its budget
  * (test/infra/bundles.test.ts).
  */
-export const SIDE_BUNDLES = [
+type SideBundle = { pkg: string; entry: string; outputFile: string; alias?: Record<string, string> };
+
+export const SIDE_BUNDLES: readonly SideBundle[] = [
   { pkg: 'chrono-node', entry: 'lib/time/lazy/chrono-node-entry.ts', outputFile: 'chrono.cjs' },
   { pkg: '@aws-sdk/client-lambda', entry: 'lib/aws/lazy/client-lambda-entry.ts', outputFile: 'lambda.cjs' },
   { pkg: 'htmlparser2', entry: 'lib/text/lazy/htmlparser2-entry.ts', outputFile: 'htmlparser2.cjs' },
@@ -71,8 +75,9 @@ export const SIDE_BUNDLES = [
   { pkg: '@aws-lambda-powertools/tracer', entry: 'lib/observability/lazy/tracer-entry.ts', outputFile: 'tracer.cjs' },
   { pkg: 'rrule', entry: 'lib/events/lazy/rrule-entry.ts', outputFile: 'rrule.cjs' },
   { pkg: 'jose', entry: 'lib/auth/lazy/jose-entry.ts', outputFile: 'jose.cjs' },
-  { pkg: '@aws-lambda-powertools/jmespath', entry: 'lib/store/lazy/jmespath-entry.ts', outputFile: 'jmespath.cjs' },
-] as const;
+  { pkg: '@aws-lambda-powertools/idempotency', entry: 'lib/store/lazy/idempotency-entry.ts', outputFile: 'idempotency.cjs',
+    alias: { '@aws-sdk/client-dynamodb': './lib/store/lazy/host-client-dynamodb.ts' } },
+];
 
 /**
  * In the handler's bundle each of those packages is replaced by a stand-in that loads its side bundle on first use, so
@@ -87,8 +92,8 @@ const LAZY_ALIAS = {
   'timezones-ical-library': './lib/events/lazy/timezones-ical-library.ts',
   rrule: './lib/events/lazy/rrule.ts',
   jose: './lib/auth/lazy/jose.ts',
-  '@aws-lambda-powertools/jmespath': './lib/store/lazy/jmespath.ts',
-  '@aws-lambda-powertools/jmespath/functions': './lib/store/lazy/jmespath-functions.ts',
+  '@aws-lambda-powertools/idempotency': './lib/store/lazy/idempotency.ts',
+  '@aws-lambda-powertools/idempotency/dynamodb': './lib/store/lazy/idempotency.ts',
 } as const;
 const HANDLER_ALIAS = { ...BUNDLE.alias, ...LAZY_ALIAS };
 
@@ -109,11 +114,14 @@ const DEFINE = {
 /** esbuild settings of a side bundle (CommonJS, loaded with require; the handler's aliases). */
 const sideOptions = { bundle: true, platform: 'node', target: NODE_TARGET, format: 'cjs', minify: true, mainFields: ['module', 'main'] } as const;
 
+/** A side bundle's aliases: the handler's SDK substitutions, and its own. */
+const sideAlias = (side: SideBundle): Record<string, string> => ({ ...BUNDLE.alias, ...side.alias });
+
 /** The esbuild command that builds a side bundle into a function's asset directory (NodejsFunction's afterBundling hook). */
-function sideBundleCommand(inputDir: string, outputDir: string, side: (typeof SIDE_BUNDLES)[number]): string {
+function sideBundleCommand(inputDir: string, outputDir: string, side: SideBundle): string {
   return [`"${inputDir}/node_modules/.bin/esbuild"`, `"${inputDir}/${side.entry}"`, '--bundle', `--platform=${sideOptions.platform}`,
     `--target=${sideOptions.target}`, `--format=${sideOptions.format}`, '--minify', `--main-fields=${sideOptions.mainFields.join(',')}`,
-    ...Object.entries(BUNDLE.alias).map(([from, to]) => `--alias:${from}=${to}`),
+    ...Object.entries(sideAlias(side)).map(([from, to]) => `--alias:${from}=${to}`),
     '--log-level=warning', `--outfile="${outputDir}/${side.outputFile}"`].join(' ');
 }
 
@@ -177,7 +185,7 @@ export const sideBuildOptions = (outdir: string): BuildOptions[] => SIDE_BUNDLES
   mainFields: [...sideOptions.mainFields],
   entryPoints: [`${PROJECT_ROOT}${side.entry}`],
   outfile: `${outdir.replace(/\/+$/, '')}/${side.outputFile}`,
-  alias: { ...BUNDLE.alias },
+  alias: sideAlias(side),
   absWorkingDir: PROJECT_ROOT,
   logLevel: 'warning',
 }));

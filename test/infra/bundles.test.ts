@@ -346,10 +346,10 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(body(list!).events.map((e: { title: string }) => e.title)).toEqual(['Bundled launch']);
   }, TIMEOUT);
 
-  test('events: a token loads jose, a recurrence rrule, an Idempotency-Key the JMESPath evaluator, each from its own file', async () => {
+  test('events: a token loads jose, a recurrence rrule, an Idempotency-Key the idempotency utility, each from its own file', async () => {
     const token = await signLocalToken({ secret, role: 'editor', sub: 'bundle-test-editor' });
     const anonymous = await run('events', envFor(ownTable), [httpEvent('GET', '/calendar/events/v1/events')]);
-    expect(anonymous.loaded.filter((f) => ['jose.cjs', 'rrule.cjs', 'jmespath.cjs'].includes(f))).toEqual([]);
+    expect(anonymous.loaded.filter((f) => ['jose.cjs', 'rrule.cjs', 'idempotency.cjs'].includes(f))).toEqual([]);
     const create = httpEvent('POST', '/calendar/events/v1/events', { token, body: { title: 'Weekly', start_date: '2027-07-01 18:00:00',
       end_date: '2027-07-01 19:00:00', status: 'publish', recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] } });
     const key = randomUUID();
@@ -360,7 +360,7 @@ describe('bundled functions against DynamoDB Local', () => {
     expect(again!.statusCode).toBe(201);
     expect(header(again!, 'idempotent-replayed')).toBe('true');
     expect(body(again!).id).toBe(body(first!).id);
-    expect(loaded).toEqual(expect.arrayContaining(['jose.cjs', 'rrule.cjs', 'jmespath.cjs']));
+    expect(loaded).toEqual(expect.arrayContaining(['jose.cjs', 'rrule.cjs', 'idempotency.cjs']));
     const [occurrences] = await invoke('events', envFor(ownTable), [httpEvent('GET', `/calendar/events/v1/events/${body(first!).id}/occurrences`,
       { query: 'start_date=2027-07-01&end_date=2027-07-31' })]);
     expect(body(occurrences!).events).toHaveLength(3);
