@@ -1,11 +1,14 @@
 /**
- * The one set of esbuild settings for the Lambda bundles, used by the stack (NodejsFunction, local esbuild, no
- * Docker) and by anything that builds a bundle the same way (test/infra/bundles.test.ts checks the CDK output
- * against these settings, and esbuildBuildOptions() reproduces them through esbuild's API).
+ * The one set of esbuild settings for the Lambda bundles, used by the stack (functionCode(): esbuild's API on this
+ * machine, no Docker) and by anything that builds a bundle the same way (test/infra/bundles.test.ts checks the stack's
+ * assets against a build with esbuildBuildOptions(), test/bench/coldstart.ts times their imports).
  */
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildOptions } from 'esbuild';
-import { LogLevel, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { buildSync, type BuildOptions, type Metafile } from 'esbuild';
+import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { REDOC_FILES } from '../lib/openapi/redoc-files.js';
 
 /**
@@ -15,7 +18,7 @@ import { REDOC_FILES } from '../lib/openapi/redoc-files.js';
  */
 export const CREATE_REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
-/** esbuild runs here (NodejsFunction runs it from the project root too), so the aliases' relative paths resolve. */
+/** esbuild runs here, so the aliases' relative paths resolve. */
 const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Matches lambda.Runtime.NODEJS_24_X in infra/stack.ts. */
@@ -24,29 +27,34 @@ export const NODE_TARGET = 'node24';
 export const BUNDLE = {
   platform: 'node',
   target: NODE_TARGET,
-  /** ESM output: top-level await is available and the file is index.mjs (handler "index.handler"). */
+  /** ESM output: top-level await is available and the entry is index.mjs (handler "index.handler"). */
   format: 'esm',
+  entryName: 'index',
+  extension: '.mjs',
   outputFile: 'index.mjs',
+  /**
+   * ES module chunks: code the handler imports dynamically (what only some requests run, e.g. the event writes and
+   * feeds: functions/events.ts) lands in chunks loaded on first use, and code shared by both in chunks of its own, so
+   * every module exists once. A cold start loads index.mjs and the chunks it imports statically.
+   */
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
   minify: true,
-  /** esbuild tree-shakes bundles anyway; stated so the setting is visible in both builds. */
+  /** esbuild tree-shakes bundles anyway; stated so the setting is visible. */
   treeShaking: true,
-  /** External .map next to the bundle; NODE_OPTIONS=--enable-source-maps maps stack traces to the TypeScript. */
+  /** External .map next to each file; NODE_OPTIONS=--enable-source-maps maps stack traces to the TypeScript. */
   sourcemap: true,
   /** Line mappings only, no embedded sources: smaller assets, same stack traces. */
   sourcesContent: false,
   /** Prefer packages' ESM builds, which tree-shake better. */
   mainFields: ['module', 'main'],
   banner: CREATE_REQUIRE_BANNER,
-  /**
-   * Bundle the AWS SDK v3 (nothing external): a tree-shaken, bundled client loads faster than the runtime's full
-   * copy, and the deployed code runs exactly the SDK version package-lock.json pins.
-   */
-  bundleAwsSDK: true,
   /** Package → module substitutions, paths relative to the project root (where esbuild runs). */
   alias: {
     '@aws-sdk/credential-provider-node': './lib/store/env-credentials.ts',
     'side-channel': './lib/http/side-channel.cjs',
     '@smithy/core/event-streams': './lib/aws/no-event-streams.ts',
+    '@aws-sdk/endpoint-cache': './lib/aws/no-endpoint-cache.ts',
   },
 } as const;
 
@@ -55,13 +63,16 @@ export const BUNDLE = {
  * the handler: chrono-node (about 45 KB) for dates written as phrases, the Lambda client (about 70 KB) with which the
  * root function forwards a path spelt in another letter case, and htmlparser2 and entities (about 55 KB) for
  * sanitising and decoding HTML (writes, search, JSON-LD), ical-generator and timezones-ical-library (about 65 KB) for the
- * iCalendar feeds; rrule (about 45 KB) for recurrence rules; jose (about 18 KB) for bearer tokens; Powertools' JMESPath
- * evaluator (about 25 KB) for creates with an Idempotency-Key; Powertools' Tracer (with aws-xray-sdk-core, about
+ * iCalendar feeds; rrule (about 45 KB) for recurrence rules; jose (about 18 KB) for bearer tokens; Powertools'
+ * idempotency utility with its JMESPath evaluator (about 40 KB) for creates with an Idempotency-Key (it uses the
+ * handler's own DynamoDB classes: its `alias`); Powertools' Tracer (with aws-xray-sdk-core, about
  * 125 KB), loaded only when POWERTOOLS_TRACE_ENABLED=true (lib/observability/tracer.ts). Most requests need none of
  * them, so most cold starts never load them, and each handler's own file stays within its budget
  * (test/infra/bundles.test.ts).
  */
-export const SIDE_BUNDLES = [
+type SideBundle = { pkg: string; entry: string; outputFile: string; alias?: Record<string, string> };
+
+export const SIDE_BUNDLES: readonly SideBundle[] = [
   { pkg: 'chrono-node', entry: 'lib/time/lazy/chrono-node-entry.ts', outputFile: 'chrono.cjs' },
   { pkg: '@aws-sdk/client-lambda', entry: 'lib/aws/lazy/client-lambda-entry.ts', outputFile: 'lambda.cjs' },
   { pkg: 'htmlparser2', entry: 'lib/text/lazy/htmlparser2-entry.ts', outputFile: 'htmlparser2.cjs' },
@@ -71,8 +82,9 @@ export const SIDE_BUNDLES = [
   { pkg: '@aws-lambda-powertools/tracer', entry: 'lib/observability/lazy/tracer-entry.ts', outputFile: 'tracer.cjs' },
   { pkg: 'rrule', entry: 'lib/events/lazy/rrule-entry.ts', outputFile: 'rrule.cjs' },
   { pkg: 'jose', entry: 'lib/auth/lazy/jose-entry.ts', outputFile: 'jose.cjs' },
-  { pkg: '@aws-lambda-powertools/jmespath', entry: 'lib/store/lazy/jmespath-entry.ts', outputFile: 'jmespath.cjs' },
-] as const;
+  { pkg: '@aws-lambda-powertools/idempotency', entry: 'lib/store/lazy/idempotency-entry.ts', outputFile: 'idempotency.cjs',
+    alias: { '@aws-sdk/client-dynamodb': './lib/store/lazy/host-client-dynamodb.ts' } },
+];
 
 /**
  * In the handler's bundle each of those packages is replaced by a stand-in that loads its side bundle on first use, so
@@ -87,8 +99,8 @@ const LAZY_ALIAS = {
   'timezones-ical-library': './lib/events/lazy/timezones-ical-library.ts',
   rrule: './lib/events/lazy/rrule.ts',
   jose: './lib/auth/lazy/jose.ts',
-  '@aws-lambda-powertools/jmespath': './lib/store/lazy/jmespath.ts',
-  '@aws-lambda-powertools/jmespath/functions': './lib/store/lazy/jmespath-functions.ts',
+  '@aws-lambda-powertools/idempotency': './lib/store/lazy/idempotency.ts',
+  '@aws-lambda-powertools/idempotency/dynamodb': './lib/store/lazy/idempotency.ts',
 } as const;
 const HANDLER_ALIAS = { ...BUNDLE.alias, ...LAZY_ALIAS };
 
@@ -109,50 +121,21 @@ const DEFINE = {
 /** esbuild settings of a side bundle (CommonJS, loaded with require; the handler's aliases). */
 const sideOptions = { bundle: true, platform: 'node', target: NODE_TARGET, format: 'cjs', minify: true, mainFields: ['module', 'main'] } as const;
 
-/** The esbuild command that builds a side bundle into a function's asset directory (NodejsFunction's afterBundling hook). */
-function sideBundleCommand(inputDir: string, outputDir: string, side: (typeof SIDE_BUNDLES)[number]): string {
-  return [`"${inputDir}/node_modules/.bin/esbuild"`, `"${inputDir}/${side.entry}"`, '--bundle', `--platform=${sideOptions.platform}`,
-    `--target=${sideOptions.target}`, `--format=${sideOptions.format}`, '--minify', `--main-fields=${sideOptions.mainFields.join(',')}`,
-    ...Object.entries(BUNDLE.alias).map(([from, to]) => `--alias:${from}=${to}`),
-    '--log-level=warning', `--outfile="${outputDir}/${side.outputFile}"`].join(' ');
-}
+/** A side bundle's aliases: the handler's SDK substitutions, and its own. */
+const sideAlias = (side: SideBundle): Record<string, string> => ({ ...BUNDLE.alias, ...side.alias });
 
-/** The command that copies a package file into a function's asset directory (NodejsFunction's afterBundling hook). */
-const copyCommand = (inputDir: string, outputDir: string, file: { spec: string; outputFile: string }): string =>
-  `cp "${inputDir}/node_modules/${file.spec}" "${outputDir}/${file.outputFile}"`;
-
-/** NodejsFunction bundling options (local esbuild from node_modules; Docker is never used) for the function of `entry`. */
-export function nodejsBundlingOptions(entry: string): BundlingOptions {
-  return {
-    format: OutputFormat.ESM,
-    target: BUNDLE.target,
-    minify: BUNDLE.minify,
-    sourceMap: BUNDLE.sourcemap,
-    sourcesContent: BUNDLE.sourcesContent,
-    mainFields: [...BUNDLE.mainFields],
-    banner: BUNDLE.banner,
-    bundleAwsSDK: BUNDLE.bundleAwsSDK,
-    define: { ...DEFINE },
-    esbuildArgs: {
-      '--tree-shaking': String(BUNDLE.treeShaking),
-      ...Object.fromEntries(Object.entries(HANDLER_ALIAS).map(([from, to]) => [`--alias:${from}`, to])),
-    },
-    commandHooks: {
-      beforeBundling: () => [],
-      beforeInstall: () => [],
-      afterBundling: (inputDir, outputDir) => [...SIDE_BUNDLES.map((side) => sideBundleCommand(inputDir, outputDir, side)),
-        ...(PACKAGE_FILES[entry] ?? []).map((file) => copyCommand(inputDir, outputDir, file))],
-    },
-    logLevel: LogLevel.WARNING,
-    forceDockerBundling: false,
-  };
-}
-
-/** The same build through esbuild's JavaScript API (for tools and tests that bundle without synthesising). */
+/**
+ * The handler of `entry` (relative to the project root) through esbuild's JavaScript API, into `outdir`: `index.mjs`,
+ * and the chunks of code it imports (statically: shared between its entry and its dynamic imports; dynamically: code
+ * only some requests run), each module in exactly one of them.
+ */
 export function esbuildBuildOptions(entry: string, outdir: string): BuildOptions {
   return {
-    entryPoints: [entry],
-    outfile: `${outdir.replace(/\/+$/, '')}/${BUNDLE.outputFile}`,
+    entryPoints: { [BUNDLE.entryName]: entry },
+    outdir,
+    outExtension: { '.js': BUNDLE.extension },
+    chunkNames: BUNDLE.chunkNames,
+    splitting: BUNDLE.splitting,
     bundle: true,
     platform: BUNDLE.platform,
     target: BUNDLE.target,
@@ -163,6 +146,10 @@ export function esbuildBuildOptions(entry: string, outdir: string): BuildOptions
     sourcesContent: BUNDLE.sourcesContent,
     mainFields: [...BUNDLE.mainFields],
     banner: { js: BUNDLE.banner },
+    /**
+     * Bundle the AWS SDK v3 too (nothing external): a tree-shaken, bundled client loads faster than the runtime's full
+     * copy, and the deployed code runs exactly the SDK version package-lock.json pins.
+     */
     external: [],
     alias: { ...HANDLER_ALIAS },
     define: { ...DEFINE },
@@ -177,7 +164,55 @@ export const sideBuildOptions = (outdir: string): BuildOptions[] => SIDE_BUNDLES
   mainFields: [...sideOptions.mainFields],
   entryPoints: [`${PROJECT_ROOT}${side.entry}`],
   outfile: `${outdir.replace(/\/+$/, '')}/${side.outputFile}`,
-  alias: { ...BUNDLE.alias },
+  alias: sideAlias(side),
   absWorkingDir: PROJECT_ROOT,
   logLevel: 'warning',
 }));
+
+/** Builds the function of `entry` into `outdir`: its handler with its chunks, its side bundles and its package files. */
+export function buildFunction(entry: string, outdir: string): void {
+  buildSync(esbuildBuildOptions(entry, outdir));
+  for (const options of sideBuildOptions(outdir)) buildSync(options);
+  for (const file of PACKAGE_FILES[entry] ?? []) copyFileSync(join(PROJECT_ROOT, 'node_modules', file.spec), join(outdir, file.outputFile));
+}
+
+/**
+ * The code asset of the function of `entry` (relative to the project root), built on this machine by buildFunction()
+ * (CDK's NodejsFunction cannot split code into chunks: it builds one output file). Docker is never used: the image
+ * is a placeholder CDK requires, and the local build either succeeds or throws.
+ */
+export function functionCode(entry: string): lambda.Code {
+  return lambda.Code.fromAsset(PROJECT_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      image: DockerImage.fromRegistry('dummy'),
+      // Never run; it names the entry, so that each function's asset is staged (and cached) on its own.
+      command: ['esbuild', entry],
+      local: {
+        tryBundle: (outputDir) => {
+          buildFunction(entry, outputDir);
+          return true;
+        },
+      },
+    },
+  });
+}
+
+/**
+ * The files a cold start of a function loads (of a build with esbuildBuildOptions() and `metafile: true`): index.mjs
+ * and the chunks it imports statically, and theirs; not the chunks it imports dynamically, nor the side bundles.
+ * Paths as in the metafile (relative to the project root).
+ */
+export function coldStartFiles(metafile: Metafile): string[] {
+  const outputs = metafile.outputs;
+  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined && path.endsWith(`/${BUNDLE.outputFile}`));
+  if (!entry) throw new Error(`the build has no ${BUNDLE.outputFile}`);
+  const files = new Set<string>();
+  const visit = (path: string): void => {
+    if (files.has(path)) return;
+    files.add(path);
+    for (const i of outputs[path]!.imports) if (!i.external && i.kind === 'import-statement') visit(i.path);
+  };
+  visit(entry);
+  return [...files];
+}

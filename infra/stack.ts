@@ -7,7 +7,6 @@
  * function could check it, and a Lambda authorizer would add an invocation per request and a second place for the
  * same rules, the failed-attempt limit among them; the functions verify tokens on reads already.
  */
-import { fileURLToPath } from 'node:url';
 import { CfnOutput, CfnRule, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
@@ -31,7 +30,6 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as schedulerTargets from 'aws-cdk-lib/aws-scheduler-targets';
@@ -41,7 +39,7 @@ import { CORS } from '../lib/http/cors.js';
 import { ORIGIN_SECRET_VARIABLE } from '../lib/http/middleware/edge-origin.js';
 import { NAMESPACE, type Group } from '../lib/routes/types.js';
 import { createTableInput, TABLE } from '../lib/store/table.js';
-import { nodejsBundlingOptions } from './bundling.js';
+import { functionCode } from './bundling.js';
 import type { CalendarConfig } from './config.js';
 import { CalendarMonitoring } from './monitoring.js';
 import { acknowledgeTelemetry, functionTelemetry } from './telemetry.js';
@@ -59,8 +57,6 @@ import {
   type HttpApiRoute,
   type TableAccess,
 } from './routes.js';
-
-const projectFile = (relative: string): string => fileURLToPath(new URL(`../${relative}`, import.meta.url));
 
 /** Cognito groups the handlers map to roles (lib/auth/roles.ts): highest wins, no group = subscriber. */
 export const USER_GROUPS = [
@@ -112,11 +108,11 @@ export interface CalendarStackProps extends StackProps {
 export class CalendarStack extends Stack {
   readonly config: CalendarConfig;
   readonly table: dynamodb.Table;
-  readonly functions: Record<Group, NodejsFunction>;
+  readonly functions: Record<Group, lambda.Function>;
   /** Change events: the bus, the function that publishes the table stream's new change-log entries, its failure queue. */
-  readonly changeEvents: { bus: events.EventBus; fn: NodejsFunction; deadLetters: sqs.Queue };
+  readonly changeEvents: { bus: events.EventBus; fn: lambda.Function; deadLetters: sqs.Queue };
   /** The recurring series' horizon job (contract §13), its daily schedule and the schedule's dead-letter queue. */
-  readonly horizon: { fn: NodejsFunction; schedule: scheduler.Schedule; deadLetters: sqs.Queue };
+  readonly horizon: { fn: lambda.Function; schedule: scheduler.Schedule; deadLetters: sqs.Queue };
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly userPool: cognito.UserPool | null;
@@ -224,7 +220,7 @@ export class CalendarStack extends Stack {
       ...(config.samLocal ? SAM_LOCAL_PLACEHOLDERS : {}),
     };
 
-    const functions = {} as Record<Group, NodejsFunction>;
+    const functions = {} as Record<Group, lambda.Function>;
     for (const group of functionGroups()) {
       functions[group] = this.buildFunction(group, environment, retention);
     }
@@ -384,7 +380,7 @@ export class CalendarStack extends Stack {
    * an invocation that still fails lands in an encrypted dead-letter queue kept 14 days.
    */
   private buildHorizonJob(environment: Record<string, string>, retention: logs.RetentionDays):
-    { fn: NodejsFunction; schedule: scheduler.Schedule; deadLetters: sqs.Queue } {
+    { fn: lambda.Function; schedule: scheduler.Schedule; deadLetters: sqs.Queue } {
     const deadLetters = this.deadLetterQueue('HorizonDeadLetters', 'the dead-letter queue of the horizon schedule and of the '
       + 'job itself; a failed invocation waits here for an operator (the job is idempotent: invoking it again repairs).');
     const fn = this.buildLambda('Horizon', 'functions/horizon.ts', 'Calendar API: extends recurring series to the horizon, daily',
@@ -426,7 +422,7 @@ export class CalendarStack extends Stack {
    * queue kept 14 days (their stream position; the entries themselves stay readable through GET /changes).
    */
   private buildChangeEvents(environment: Record<string, string>, retention: logs.RetentionDays):
-    { bus: events.EventBus; fn: NodejsFunction; deadLetters: sqs.Queue } {
+    { bus: events.EventBus; fn: lambda.Function; deadLetters: sqs.Queue } {
     const bus = new events.EventBus(this, 'ChangeEvents', { description: 'Calendar API: one event per committed change (contract §16)' });
     const fn = this.buildLambda('PublishChanges', 'functions/publish-changes.ts', 'Calendar API: publishes committed changes to EventBridge',
       'Calendar API change-event publisher', 'none', { ...environment, CALENDAR_CHANGE_BUS: bus.eventBusName, CALENDAR_API_URL: this.apiUrl },
@@ -469,7 +465,7 @@ export class CalendarStack extends Stack {
     return queue;
   }
 
-  private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): NodejsFunction {
+  private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): lambda.Function {
     const sizing = SIZING[group];
     const fn = this.buildLambda(pascal(group), `functions/${group}.ts`, `Calendar API: ${group} routes`, `Calendar API ${group} function`,
       tableAccess(group), environment, retention, { memorySize: sizing.memoryMb, timeout: sizing.timeout,
@@ -487,18 +483,16 @@ export class CalendarStack extends Stack {
    */
   private buildLambda(name: string, entry: string, description: string, roleDescription: string, access: TableAccess,
     environment: Record<string, string>, retention: logs.RetentionDays,
-    sizing: { memorySize: number; timeout: Duration; reservedConcurrentExecutions?: number; deadLetterQueue?: sqs.IQueue }): NodejsFunction {
+    sizing: { memorySize: number; timeout: Duration; reservedConcurrentExecutions?: number; deadLetterQueue?: sqs.IQueue }): lambda.Function {
     const logGroup = new logs.LogGroup(this, `${name}Logs`, { retention, removalPolicy: RemovalPolicy.RETAIN });
     const role = new iam.Role(this, `${name}Role`, { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'), description: roleDescription });
     logGroup.grantWrite(role);
     grantTableAccess(role, this.table, access);
     const telemetry = functionTelemetry(this.config, entry);
-    const fn = new NodejsFunction(this, `${name}Function`, {
+    const fn = new lambda.Function(this, `${name}Function`, {
       description,
-      entry: projectFile(entry),
-      handler: 'handler',
-      projectRoot: projectFile(''),
-      depsLockFilePath: projectFile('package-lock.json'),
+      code: functionCode(entry),
+      handler: 'index.handler',
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       ...sizing,
@@ -509,7 +503,6 @@ export class CalendarStack extends Stack {
       systemLogLevelV2: lambda.SystemLogLevel.WARN,
       tracing: telemetry.tracing,
       environment: { ...environment, ...telemetry.environment },
-      bundling: nodejsBundlingOptions(entry),
     });
     acknowledgeTelemetry(fn, role, this.config);
     return fn;

@@ -24,7 +24,7 @@ import { loadEmbeds } from './embed.js';
 import { calendarName, feedCalendar, type FeedEvent } from './feed-calendar.js';
 import { originalStart } from './feed-rules.js';
 import { listedEvents, listTest, matchesSearch } from './list.js';
-import { readableEvent } from './operations.js';
+import { readableEvent } from './read.js';
 import { isEvent, isSeries, textOf, type EventItem } from './record.js';
 import { goneStarts } from './series.js';
 

@@ -1,8 +1,10 @@
-/** The single-event operations: read, create, update, delete (reference §9.1, §10.1, §10.5; contract §4–§7). */
-import { canEdit, canRead } from '../auth/access.js';
-import { checkPassword } from '../auth/password.js';
+/**
+ * The single-event writes: create, update, delete (reference §10.1, §10.5; contract §5–§7). The read is ./read.ts: a
+ * Lambda function loads this module only for a write (functions/events.ts).
+ */
+import { canEdit } from '../auth/access.js';
 import type { RequestContext } from '../http/context.js';
-import type { RecordDeleteParams as EventDeleteParams, RecordReadParams as EventReadParams } from '../routes/common.js';
+import type { RecordDeleteParams as EventDeleteParams } from '../routes/common.js';
 import type { EventUpdateParams, EventWriteParams } from '../routes/events.js';
 import type { RecordRefParams } from '../routes/types.js';
 import { ApiError, forbidden, invalidParam } from '../http/errors.js';
@@ -16,7 +18,6 @@ import type { TransactItem } from '../store/types.js';
 import { afterCommit, retryConflicts } from '../store/retry.js';
 import { linkTransactItems, linkTransactItemsUncounted } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
-import { findBySlug } from '../store/slugs.js';
 import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
 import { isOccurrence, isSeries } from './record.js';
 import { eventLinkItems } from './series-counts.js';
@@ -26,44 +27,12 @@ import { planSeriesWords } from './series-words.js';
 import { table } from '../store/client.js';
 import { postKey } from '../store/keys.js';
 import type { Embedded } from './serialize.js';
-import { eventJsonLd, serializeEvent } from './serialize.js';
+import { serializeEvent } from './serialize.js';
+import { loadEvent } from './read.js';
 import { loadEmbeds } from './embed.js';
 import { planWords } from './words.js';
 import { nowUtcWall } from '../time/format.js';
 import { changeLogActions, changesIn, noted } from '../store/changes.js';
-
-const notFound = (ref: string): ApiError =>
-  new ApiError(404, 'rest-event-not-found', /^\d+$/.test(ref) ? `Event with ID ${ref} does not exist.` : `No event has the slug "${ref}".`);
-
-async function load(ctx: RequestContext<RecordRefParams>, consistent = false): Promise<EventItem> {
-  const ref = ctx.params;
-  const item = ref.id !== undefined ? await getPost(ref.id, consistent) : await findBySlug('event', ref.slug, consistent);
-  if (!isEvent(item)) throw notFound(ref.id !== undefined ? String(ctx.raw.id) : ref.slug);
-  return item;
-}
-
-/** The event a read addresses, when its caller may read it: else 404, or 403 when it is trashed or not theirs to see. */
-export async function readableEvent(ctx: RequestContext<RecordRefParams>): Promise<{ item: EventItem; userId: number | null }> {
-  const item = await load(ctx);
-  if (item.status === 'trash') throw new ApiError(403, 'event-no-longer-available', 'This event is no longer available');
-  const userId = await ctx.userId();
-  if (!canRead(ctx.caller, userId, item)) throw new ApiError(403, 'event-not-accessible', 'The requested event is not accessible');
-  return { item, userId };
-}
-
-export async function getEvent(ctx: RequestContext<EventReadParams>): Promise<HttpResult> {
-  const { item, userId } = await readableEvent(ctx);
-  if (item.pw) {
-    const byEdit = ctx.params.context === 'edit' && canEdit(ctx.caller, userId, item);
-    const byPassword = ctx.params.password !== undefined && checkPassword(ctx.params.password, item.pw);
-    if (!byEdit && !byPassword) {
-      throw new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password');
-    }
-  }
-  const body = serializeEvent(item, ctx, await loadEmbeds([item], ctx, { jsonLd: true }));
-  body.json_ld = eventJsonLd(item, ctx, body);
-  return recordJson(200, body, item.v);
-}
 
 /**
  * What a new event writes besides its record, its slug guard and inline records: the events meta item and its
@@ -104,7 +73,7 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
 
 /** Loads the record for a write: 404 when missing, 403 when the caller may not change it, 412 on If-Match. */
 async function loadForWrite(ctx: RequestContext<RecordRefParams>): Promise<EventItem> {
-  const item = await load(ctx, true);
+  const item = await loadEvent(ctx, true);
   if (!canEdit(ctx.caller, await ctx.userId(), item)) throw forbidden(true);
   checkIfMatch(ctx.headers['if-match'], item.v);
   return item;
