@@ -10,7 +10,7 @@
  * not reached an event yet is not embedded in it.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler as categories } from '../../functions/categories.js';
@@ -25,6 +25,7 @@ import { setClient } from '../../lib/store/client.js';
 import { postKey } from '../../lib/store/keys.js';
 import { slugify } from '../../lib/text/slug.js';
 import { captureOutput } from '../support/capture-output.js';
+import { restoreAndDropTable } from '../support/own-table.js';
 
 // The harness's DynamoDB (global-setup.ts); a run without it must fail here, not skip these tests.
 const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
@@ -85,13 +86,7 @@ describe('event writes racing other writers (real DynamoDB)', () => {
     token = await signLocalToken({ secret, role: 'editor', sub: 'races-editor' });
   }, 60_000);
 
-  afterAll(async () => {
-    setClient(null);
-    process.env = saved;
-    resetConfig();
-    await raw.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
-    raw.destroy();
-  });
+  afterAll(() => restoreAndDropTable(raw, table, saved));
 
   beforeEach(() => {
     beforeNextTransaction = null;

@@ -5,9 +5,10 @@
  * request, its error code and the DynamoDB work its store meter measured; the tracer is never loaded with tracing off.
  */
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { captureOutput } from '../support/capture-output.js';
+import { restoreAndDropTable } from '../support/own-table.js';
 
 const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
 if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
@@ -42,13 +43,7 @@ beforeAll(async () => {
   await ensureTable(raw, table);
 }, 60_000);
 
-afterAll(async () => {
-  setClient(null);
-  process.env = saved;
-  resetConfig();
-  await raw.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
-  raw.destroy();
-});
+afterAll(() => restoreAndDropTable(raw, table, saved));
 
 const context = (awsRequestId: string): Context => {
   const deadline = Date.now() + 10_000;

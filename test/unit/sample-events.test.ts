@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { httpApiRoutes } from '../../infra/routes.js';
@@ -14,6 +14,7 @@ import { ensureTable } from '../../lib/local/dynamodb-local.js';
 import { groupForPath, type LambdaHandler, lambdaContext } from '../../lib/local/server.js';
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { setClient } from '../../lib/store/client.js';
+import { restoreAndDropTable } from '../support/own-table.js';
 
 const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
 if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
@@ -46,13 +47,7 @@ describe('events/*.json', () => {
     setClient(DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } }));
   }, 60_000);
 
-  afterAll(async () => {
-    setClient(null);
-    process.env = saved;
-    resetConfig();
-    await raw.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
-    raw.destroy();
-  });
+  afterAll(() => restoreAndDropTable(raw, table, saved));
 
   test('are the three documented samples, each an HTTP API 2.0 event on a route the stack declares', () => {
     const names = readdirSync(dir).sort();
