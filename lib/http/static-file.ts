@@ -1,15 +1,12 @@
 /**
- * A text file served as it is (the reference page's script and its license notices): cached for a year (the page asks for
- * it under its version, so a new file is a new URL), its ETag computed once, and gzip-compressed when the client accepts
- * it. The compressed body is base64 (`isBase64Encoded`), which API Gateway and the local server decode; a megabyte of
+ * A text file served as it is (the reference page's script and its license notices): its ETag computed once, so a
+ * browser revalidating it gets 304 (it is cached like every anonymous read, lib/http/middleware/conditional.ts), and
+ * gzip-compressed when the client accepts it. The compressed body is base64 (`isBase64Encoded`), which API Gateway and the local server decode; a megabyte of
  * script is about 450 KB that way, far below Lambda's 6 MB answer limit.
  */
 import { gzipSync } from 'node:zlib';
 import { bodyTag } from './etag.js';
 import type { HttpResult } from './response.js';
-
-/** A year, and no revalidation: the URL changes with the file (`?v=<version>`). */
-export const LONG_LIVED = 'public, max-age=31536000, immutable';
 
 /** Whether an Accept-Encoding header allows gzip (RFC 9110 §12.5.3: `gzip`, `x-gzip` or `*`, with a weight above 0). */
 export function acceptsGzip(header: string | undefined): boolean {
@@ -65,7 +62,6 @@ export function staticFile(load: () => Buffer, contentType: string, options: { g
         statusCode: 200,
         headers: {
           'Content-Type': contentType,
-          'Cache-Control': LONG_LIVED,
           ETag: variant.tag,
           ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
         },

@@ -195,8 +195,7 @@ export const COMPONENT_HEADERS = {
     + 'force=true), any other body\'s "<hash>". Send it as If-None-Match on a GET to get 304 while it is current',
   schema: { type: 'string' } },
   'Cache-Control': { description: 'public, max-age=<seconds the deployment allows> on reads without credentials; private, no-store on '
-    + 'reads with credentials and on every write. The reference page\'s script and its license notices: public, max-age=31536000, '
-    + 'immutable (the page asks for the script by its version)', schema: { type: 'string' } },
+    + 'reads with credentials and on every write', schema: { type: 'string' } },
   'Content-Encoding': { description: 'gzip when the request\'s Accept-Encoding allows it; absent otherwise',
     schema: { type: 'string', enum: ['gzip'] } },
   'Content-Security-Policy': { description: 'what the page may load: scripts, styles and the document from this service only, '

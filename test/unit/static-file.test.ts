@@ -1,6 +1,6 @@
 /** Files served as they are (lib/http/static-file.ts): Accept-Encoding negotiation, one read, versions and tags. */
 import { gunzipSync } from 'node:zlib';
-import { acceptsGzip, LONG_LIVED, staticFile } from '../../lib/http/static-file.js';
+import { acceptsGzip, staticFile } from '../../lib/http/static-file.js';
 
 describe('acceptsGzip (RFC 9110 §12.5.3)', () => {
   it.each([
@@ -25,7 +25,7 @@ describe('staticFile', () => {
     const gzip = file.response('gzip');
     expect(reads).toBe(1);
     expect(plain).toMatchObject({ statusCode: 200, body: text, isBase64Encoded: false,
-      headers: { 'Content-Type': 'application/javascript; charset=utf-8', 'Cache-Control': LONG_LIVED } });
+      headers: { 'Content-Type': 'application/javascript; charset=utf-8' } });
     expect(plain.headers['Content-Encoding']).toBeUndefined();
     expect(gzip).toMatchObject({ isBase64Encoded: true, headers: { 'Content-Encoding': 'gzip' } });
     expect(gunzipSync(Buffer.from(gzip.body!, 'base64')).toString()).toBe(text);

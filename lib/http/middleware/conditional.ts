@@ -2,8 +2,7 @@
  * Conditional reads and caching (contract §15). Every successful GET or HEAD gets a strong ETag (records set their
  * own, `"<version>-<hash>"`, lib/http/etag.ts; every other body is tagged by its hash), and `If-None-Match` naming it
  * (or `*`) turns the answer into a 304 without a body. Reads without credentials may be cached by anyone for
- * CALENDAR_CACHE_SECONDS (or as long as the operation says: the reference page's versioned script); reads with
- * credentials and all writes are `private, no-store`.
+ * CALENDAR_CACHE_SECONDS; reads with credentials and all writes are `private, no-store`.
  */
 import { config } from '../../config.js';
 import { bodyTag, noneMatch } from '../etag.js';
@@ -19,8 +18,7 @@ function cacheHeaders(request: PipelineRequest, response: HttpResult): void {
   const read = READS.has(method);
   const anonymous = !request.event.headers?.authorization;
   const shareable = read && anonymous && response.statusCode < 500;
-  // An operation may allow longer itself (a versioned file: lib/http/static-file.ts); anything else shared gets the setting.
-  response.headers['Cache-Control'] = !shareable ? 'private, no-store' : response.headers['Cache-Control'] ?? `public, max-age=${config().cacheSeconds}`;
+  response.headers['Cache-Control'] = shareable ? `public, max-age=${config().cacheSeconds}` : 'private, no-store';
   if (read) {
     const vary = response.headers.Vary ? `${response.headers.Vary}, ${VARY}` : VARY;
     response.headers.Vary = vary;
