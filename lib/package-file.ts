@@ -11,7 +11,6 @@ declare const CALENDAR_PACKAGE_FILES: Record<string, string> | undefined;
 
 const copies: Record<string, string> = typeof CALENDAR_PACKAGE_FILES === 'object' ? CALENDAR_PACKAGE_FILES : {};
 const resolvePackage = createRequire(import.meta.url).resolve;
-const read = new Map<string, Buffer>();
 
 /** Where a package file is: its copy next to the bundle, else the package's own ("redoc/bundles/redoc.standalone.js"). */
 export function packageFilePath(spec: string): string {
@@ -19,12 +18,7 @@ export function packageFilePath(spec: string): string {
   return copy ? fileURLToPath(new URL(copy, import.meta.url)) : resolvePackage(spec);
 }
 
-/** The file's bytes, read on the first call and kept. */
+/** The file's bytes (read from disk on every call: lib/http/static-file.ts calls it once and keeps what it serves). */
 export function packageFile(spec: string): Buffer {
-  let bytes = read.get(spec);
-  if (!bytes) {
-    bytes = readFileSync(packageFilePath(spec));
-    read.set(spec, bytes);
-  }
-  return bytes;
+  return readFileSync(packageFilePath(spec));
 }
