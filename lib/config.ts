@@ -25,7 +25,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteUrl: env.CALENDAR_SITE_URL ? env.CALENDAR_SITE_URL.replace(/\/+$/, '') : null,
     recurrenceHorizonDays: wholeNumber(env.CALENDAR_RECURRENCE_HORIZON_DAYS, 1, 3660, 730),
     cacheSeconds: wholeNumber(env.CALENDAR_CACHE_SECONDS, 0, 31_536_000, 0),
-    changesRetentionSeconds: wholeNumber(env.CALENDAR_CHANGES_RETENTION_SECONDS, 3600, 31_536_000, 2_592_000),
+    changesRetentionSeconds: wholeNumber(env.CALENDAR_CHANGES_RETENTION_SECONDS, 1, 31_536_000, 2_592_000),
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.

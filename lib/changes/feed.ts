@@ -49,10 +49,14 @@ function oldestKept(firstOfDay: Map<string, number>, now: number): number {
 }
 
 /**
- * A cursor's issue time, in seconds, to the hour: an answer with nothing new is the same body (and ETag, so a follower
- * polling with If-None-Match gets 304) for the rest of the hour; a cursor expires at most an hour early.
+ * A cursor's issue time, in seconds, rounded down to a tenth of the retention (an hour at most, a second at least): an
+ * answer with nothing new is the same body (and ETag, so a follower polling with If-None-Match gets 304) for the rest
+ * of that step; a cursor expires at most that step early, never late, whatever the retention.
  */
-const issuedAt = (now: number): number => Math.floor(now / 3_600_000) * 3600;
+function issuedAt(now: number): number {
+  const step = Math.min(3600, Math.max(1, Math.floor(config().changesRetentionSeconds / 10)));
+  return Math.floor(now / 1000 / step) * step;
+}
 
 type Shown = { kind: ChangeKind; id: number; action: Action; modified_utc: string; rest_url: string };
 

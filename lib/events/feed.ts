@@ -6,7 +6,7 @@
  * partition of entries (lib/store/event-sources.ts `seriesSource`), which flags edited ones, so a feed costs its list's
  * reads, one Query per series it shows, and the records of those series and of their edited occurrences.
  */
-import { canRead, listVisible } from '../auth/access.js';
+import { canEdit, canRead, listVisible } from '../auth/access.js';
 import { checkPassword } from '../auth/password.js';
 import type { RequestContext } from '../http/context.js';
 import { invalidParam } from '../http/errors.js';
@@ -56,7 +56,7 @@ export async function listFeed(ctx: RequestContext<EventFeedParams>): Promise<Ht
 /** GET /events/{id}.ics: an event, a whole series, or one occurrence (with its series' UID and a RECURRENCE-ID). */
 export async function getFeed(ctx: RequestContext<EventItemFeedParams>): Promise<HttpResult> {
   const { item, userId } = await readableEvent(ctx);
-  const locked = lockCheck(ctx.params.password);
+  const locked = lockCheck(ctx, userId);
   let events: FeedEvent[];
   if (isSeries(item)) {
     await untilSeriesWhole();
@@ -74,7 +74,7 @@ export async function getFeed(ctx: RequestContext<EventItemFeedParams>): Promise
 /** The VEVENTs of a feed's listed records, in list order: single events as they are, each series once. */
 async function feedEventsOf(listed: EventItem[], visible: Visibility, ctx: RequestContext<EventFeedParams>, userId: number | null):
   Promise<FeedEvent[]> {
-  const locked = lockCheck(ctx.params.password);
+  const locked = lockCheck(ctx, userId);
   // A series is in the feed through its first listed occurrence (or itself, listed through `include`).
   const firstListed = new Map<number, EventItem>();
   const order: (EventItem | number)[] = [];
@@ -121,13 +121,15 @@ async function seriesEvents(series: EventItem, shows: EventItem, visible: Visibi
 }
 
 /**
- * Whether an event's content is closed to the caller: password-protected, and the request's `password` is not its. One
- * check per stored hash (a series' occurrences share their series').
+ * Whether an event's content is closed to the caller: password-protected, the caller may not edit it, and the request's
+ * `password` is not its. A feed has no `context`: to a caller who may edit the event it is the edit view, whole
+ * (contract §14). One password check per stored hash (a series' occurrences share their series').
  */
-function lockCheck(password: string | undefined): (item: EventItem) => boolean {
+function lockCheck(ctx: RequestContext<{ password?: string }>, userId: number | null): (item: EventItem) => boolean {
+  const password = ctx.params.password;
   const opens = new Map<string, boolean>();
   return (item) => {
-    if (item.pw === undefined) return false;
+    if (item.pw === undefined || canEdit(ctx.caller, userId, item)) return false;
     if (password === undefined) return true;
     let open = opens.get(item.pw);
     if (open === undefined) opens.set(item.pw, (open = checkPassword(password, item.pw)));

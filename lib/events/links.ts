@@ -34,8 +34,8 @@ import type { Embedded } from './serialize.js';
 export interface WritePlan {
   reads: ReadSet;
   ids: IdPool;
-  /** Planning pass (0 first): > 0 after a lost race, to spread slug choices. */
-  attempt: number;
+  /** > 0 after a planning pass lost a slug or name to another writer (retry.ts `contended`), to spread slug choices. */
+  spread: number;
 }
 
 /** The new link lists (undefined = not sent, unchanged; venue null = removed) and the transaction items. */
@@ -93,7 +93,7 @@ async function recordRequest(ctx: RequestContext<EventWriteParams>, kind: 'venue
  */
 export async function planLinks(ctx: RequestContext<EventWriteParams>, existing: EventItem | null, status: PostStatus, plan: WritePlan, leading = 0):
   Promise<PlannedLinks> {
-  const { reads, ids, attempt } = plan;
+  const { reads, ids, spread } = plan;
   // Step 0: validate everything that needs no read.
   const venueInput = ctx.params.venue;
   const organizerInputs = ctx.params.organizer;
@@ -169,7 +169,7 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
   }
   const postIds = await ids.take('post', leading + fresh.length);
   const created: LinkedPlan[] = [];
-  for (const [i, r] of fresh.entries()) created.push(await createOf(r.draft!, ctx, postIds[leading + i]!, reads, attempt));
+  for (const [i, r] of fresh.entries()) created.push(await createOf(r.draft!, ctx, postIds[leading + i]!, reads, spread));
   plans.push(...created);
   const idOf = (r: RecordRequest): number => {
     if (!r.draft) return r.id!;
@@ -189,7 +189,7 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
   const newTerms: TermItem[] = [];
   for (const t of terms) {
     const { found, missing } = termIds.get(t)!;
-    const planned = missing.length ? await planNewTerms(t.kind, missing, ctx, status === 'publish' ? 1 : 0, ids, reads, attempt)
+    const planned = missing.length ? await planNewTerms(t.kind, missing, ctx, status === 'publish' ? 1 : 0, ids, reads, spread)
       : { ids: [], items: [], terms: [] };
     if (planned.items.length) inline.push({ key: '', build: () => planned.items });
     planned.ids.forEach((id) => inline.push({ key: `${t.kind}#${id}`, build: () => [] }));

@@ -324,8 +324,12 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
   const full = new Map<number, EventItem>();
   const keep = (items: EventItem[]) => { for (const i of items) full.set(i.id, i); return items; };
   if (!window) {
-    // `include` ignores the date window (contract §6); hidden events stay out as everywhere in lists.
-    entries = keep((await batchGet(p.include!.map(postKey))).filter(isEvent)).map(entryOf).sort(byStart);
+    // `include` ignores the date window (contract §6); a series in it means its occurrences, read from its partition
+    // (at most MAX_OCCURRENCES each), never the series record itself (§13); hidden events stay out as everywhere in lists.
+    const named = keep((await batchGet(p.include!.map(postKey))).filter(isEvent));
+    const occurrences = await Promise.all(named.filter(isSeries).map((s) => readSource(seriesSource(s.id), {})));
+    const singles = named.filter((item) => !isSeries(item)).map(entryOf);
+    entries = [...new Map([...occurrences.flat(), ...singles].map((e) => [e.id, e])).values()].sort(byStart);
   } else {
     const range = await startRange(window);
     const link = await linkFilter(p);

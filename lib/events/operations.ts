@@ -50,11 +50,11 @@ export const eventCreateExtras = (item: EventItem): TransactItem[] =>
  */
 export async function createEvent(ctx: RequestContext<EventWriteParams>): Promise<HttpResult> {
   const ids = new IdPool();
-  return retryConflicts(async (attempt) => {
+  return retryConflicts(async (attempt, contended) => {
     ids.restart();
-    const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
+    const plan = { reads: new ReadSet(attempt > 0), ids, spread: contended };
     const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
-    const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, attempt));
+    const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, contended));
     const extras = [...eventsMetaUpdate(stored.startUtc, stored.endUtc), ...await links.transactItems(null, stored)];
     const h = isSeries(stored) ? hold(stored.id) : null;
     const record = h ? holding(stored, h) : stored;
@@ -90,18 +90,18 @@ const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !==
 export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promise<HttpResult> {
   const ids = new IdPool();
   let h: Hold | null = null;
-  const result = await retryConflicts<{ split: HttpResult } | { response: HttpResult; id: number }>(async (attempt) => {
+  const result = await retryConflicts<{ split: HttpResult } | { response: HttpResult; id: number }>(async (attempt, contended) => {
     const existing = await loadForWrite(ctx);
     checkSeriesParams(ctx, existing);
     if (ctx.params.scope === 'following') return { split: await splitSeries(ctx, existing) };
     ids.restart();
-    const plan = { reads: new ReadSet(attempt > 0), ids, attempt };
+    const plan = { reads: new ReadSet(attempt > 0), ids, spread: contended };
     const written = await applyEventWrite(ctx, existing, plan);
     if (isOccurrence(existing)) written.item.own = ownFields(existing.own, ctx.params, ctx.lang);
     const moved = isOccurrence(existing) ? null : trashTransition(existing, written.item, written.slugBase);
     const item = moved?.record ?? written.item;
     const base = moved?.slugBase ?? written.slugBase;
-    const slugged = base === undefined ? item : withSlug('event', item, await plan.reads.freeSlug('event', base, item.id, attempt));
+    const slugged = base === undefined ? item : withSlug('event', item, await plan.reads.freeSlug('event', base, item.id, contended));
     const extras = [...eventsMetaUpdate(item.startUtc, item.endUtc), ...await written.links.transactItems(existing, slugged)];
     h = isSeries(existing) || isSeries(slugged) ? hold(slugged.id) : null;
     const held = h ? holding(slugged, h) : slugged;
@@ -130,21 +130,21 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
 export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promise<HttpResult> {
   const force = ctx.params.force === true;
   if (force && ctx.caller?.role !== 'editor') throw forbidden(true);
-  return retryConflicts(async (attempt) => {
+  return retryConflicts(async (attempt, contended) => {
     const existing = await loadForWrite(ctx);
     if (!force && existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const embeds = await loadEmbeds([existing], ctx);
     const reads = new ReadSet(attempt > 0);
     if (isOccurrence(existing)) return deleteOccurrence(ctx, existing, force, embeds, reads);
     const h = isSeries(existing) ? hold(existing.id) : null;
-    const response = await deleteOrTrash(ctx, existing, force, embeds, reads, attempt, h);
+    const response = await deleteOrTrash(ctx, existing, force, embeds, reads, contended, h);
     if (h) await afterCommit('removing the occurrences of a series', () => finishSeries(existing.id, h));
     return response;
   }, ifMatch(ctx));
 }
 
 async function deleteOrTrash(ctx: RequestContext<EventDeleteParams>, existing: EventItem, force: boolean, embeds: Embedded, reads: ReadSet,
-  attempt: number, h: Hold | null): Promise<HttpResult> {
+  spread: number, h: Hold | null): Promise<HttpResult> {
   const busy = h ? [h.item] : [];
   if (force) {
     const series = await planSeriesWords(existing.id, existing, null);
@@ -154,7 +154,7 @@ async function deleteOrTrash(ctx: RequestContext<EventDeleteParams>, existing: E
     await series.after();
     return json(200, serializeEvent(existing, ctx, embeds)); // the record as it was
   }
-  const trashedRecord = await trashed('event', existing, nowUtcWall(), reads, attempt);
+  const trashedRecord = await trashed('event', existing, nowUtcWall(), reads, spread);
   const moved = h ? holding(trashedRecord, h) : trashedRecord;
   const series = await planSeriesWords(existing.id, existing, moved);
   const extras = [...await linkTransactItems(eventFacts(existing), eventFacts(moved), reads), ...busy, ...series.items];

@@ -187,9 +187,10 @@ export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, 
 /**
  * POST /venues and /organizers: plans a create with validated parameters `p` — an existing match is reused
  * (created false), else an id from `ids` and a free slug are taken — and returns the plan with every item of
- * its transaction. `attempt` > 0 (planning again after a lost race) reads consistently and spreads slugs.
+ * its transaction. `attempt` > 0 (planning again after a lost race) reads consistently; `spread` > 0 (after losing a
+ * slug to another writer) spreads slugs.
  */
-export async function planLinked(kind: LinkedKind, p: LinkedWriteParams, ctx: RequestContext, ids: IdPool, attempt = 0):
+export async function planLinked(kind: LinkedKind, p: LinkedWriteParams, ctx: RequestContext, ids: IdPool, attempt = 0, spread = 0):
   Promise<{ plan: LinkedPlan; items: TransactItem[] }> {
   const reads = new ReadSet(attempt > 0);
   const d = draftOf(kind, p);
@@ -197,7 +198,7 @@ export async function planLinked(kind: LinkedKind, p: LinkedWriteParams, ctx: Re
   await reads.fetch();
   wantMatches(d, reads);
   await reads.fetch();
-  const plan = (await reuseOf(d, ctx, reads, true)) ?? (await createOf(d, ctx, (await ids.take('post', 1))[0]!, reads, attempt, true));
+  const plan = (await reuseOf(d, ctx, reads, true)) ?? (await createOf(d, ctx, (await ids.take('post', 1))[0]!, reads, spread, true));
   return { plan, items: [...plan.build(0), ...nameWrites([plan.names], reads)] };
 }
 

@@ -65,9 +65,9 @@ export const getLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linked
 /** POST /{kind}s: creates, or de-duplicates onto an existing record (201 either way, reference §10.2). */
 export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedWriteParams>): Promise<HttpResult> => {
   const ids = new IdPool();
-  return retryConflicts(async (attempt) => {
+  return retryConflicts(async (attempt, contended) => {
     ids.restart();
-    const { plan, items } = await planLinked(kind, ctx.params, ctx, ids, attempt);
+    const { plan, items } = await planLinked(kind, ctx.params, ctx, ids, attempt, contended);
     // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
     await commit(items);
     await plan.afterCommit();
@@ -90,7 +90,7 @@ async function wordsFor(kind: LinkedKind, prev: LinkedItem, next: LinkedItem | n
 }
 
 /** Re-applies a read-modify-write when another writer got in between; with If-Match that is a 412. */
-const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>): Promise<T> =>
+const withRetry = <T>(ctx: RequestContext, fn: (attempt: number, contended: number) => Promise<T>): Promise<T> =>
   retryConflicts(fn, { ifMatch: ctx.headers['if-match'] !== undefined });
 
 
@@ -98,12 +98,12 @@ const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>):
 export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedUpdateParams>): Promise<HttpResult> => {
   let toTrash = false;
   let words: LinkedWordPlan | null = null;
-  const result = await withRetry(ctx, async (attempt) => {
+  const result = await withRetry(ctx, async (attempt, contended) => {
     const existing = await loadForWrite(kind, ctx);
     const written = await applyLinkedWrite(kind, ctx, ctx.params, existing, existing.id);
     const moved = trashTransition(existing, written);
     const item = moved?.record ?? written;
-    const stored = moved ? withSlug(kind, item, await new ReadSet(attempt > 0).freeSlug(kind, moved.slugBase, item.id, attempt)) : item;
+    const stored = moved ? withSlug(kind, item, await new ReadSet(attempt > 0).freeSlug(kind, moved.slugBase, item.id, contended)) : item;
     const counted = recordTransactItems(kind, existing.id, existing, stored);
     words = await wordsFor(kind, existing, stored);
     await rewriteRecord(kind, existing, stored, [...counted.items, ...words.items], counted.conds);
@@ -140,13 +140,13 @@ export const deleteLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     // The record as it was; no ETag, as it no longer exists.
     return json(200, renderLinked(kind, gone, ctx, { blank: Boolean(gone.pw) && !canEdit(ctx.caller, await ctx.userId(), gone) }));
   }
-  const stored = await withRetry(ctx, async (attempt) => {
+  const stored = await withRetry(ctx, async (attempt, contended) => {
     const existing = await loadForWrite(kind, ctx);
     if (existing.status === 'trash') {
       await unlinkEverywhere(kind, existing.id); // finishes an unlinking that an earlier failure interrupted
       throw new ApiError(410, `${kind}-is-in-trash`, `The ${kind} is already trashed`);
     }
-    const next = await trashed(kind, existing, nowUtcWall(), new ReadSet(attempt > 0), attempt);
+    const next = await trashed(kind, existing, nowUtcWall(), new ReadSet(attempt > 0), contended);
     const moved = recordTransactItems(kind, existing.id, existing, next);
     words = await wordsFor(kind, existing, next);
     await rewriteRecord(kind, existing, next, [...moved.items, ...words.items], moved.conds);

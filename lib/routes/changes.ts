@@ -41,12 +41,9 @@ const changesParams = [
     if (!cursor) throw new ParamError('must be a next_cursor this API returned, or "latest"');
     return cursor;
   }),
-  withDefault(param('per_page', 'query', `the most changes to return (1 to ${MAX_CHANGES_PAGE})`,
-    { type: 'integer', minimum: 1, maximum: MAX_CHANGES_PAGE, default: 100 }, (v) => {
-      const n = parsePositiveInt(v);
-      if (n > MAX_CHANGES_PAGE) throw new ParamError(`must be at most ${MAX_CHANGES_PAGE}`);
-      return n;
-    }), 100),
+  // Clamped, as every page size is (contract §2): only a value that is not a positive integer is refused.
+  withDefault(param('per_page', 'query', `the most changes to return (clamped to ${MAX_CHANGES_PAGE})`,
+    { type: 'integer', minimum: 1, default: 100 }, (v) => Math.min(parsePositiveInt(v), MAX_CHANGES_PAGE)), 100),
   translationLanguage,
 ] as const;
 export type ChangesParams = ParamValues<typeof changesParams>;

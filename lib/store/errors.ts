@@ -17,6 +17,9 @@ export class VersionConflict extends Error {}
 /** A linked record, guard or counter changed or vanished while the write was prepared. */
 export class LinkConflict extends Error {}
 
+/** A slug or name guard the write meant to take was taken by another record meanwhile. */
+export class GuardTaken extends LinkConflict {}
+
 /** The write would need more than the 100 actions one transaction can hold. */
 export class TooManyChanges extends Error {}
 

@@ -11,7 +11,7 @@ import type { PostStatus } from '../model/status.js';
 import { db, table } from './client.js';
 import { changeLogActions, changeLogItems, changesIn, noted, SETTLE_MS, takeNumbers, voidNumbers, type RecordChange } from './changes.js';
 import { foldCounters } from './counters.js';
-import { LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
+import { GuardTaken, LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
 import { postKey, slugIndexKey, slugKey, termKey, type PostKind, type Taxonomy } from './keys.js';
 import { backoff } from './retry.js';
 import { markCommitted, timeLeft } from './scope.js';
@@ -48,11 +48,18 @@ const attributes = (record: object): Map<string, unknown> => new Map(Object.entr
 
 // ------------------------------------------------------------------------------------------------ guards
 
+/** The guard Puts of this process's transactions, so that a refused one reads as GUARD_TAKEN (see `commit`). */
+const GUARD_PUTS = new WeakSet<TransactItem>();
+/** The code a refused transaction gives a guard Put whose condition failed: another record holds the guard. */
+const GUARD_TAKEN = 'GuardTaken';
+
 /** Put of a guard item (a slug, a term name) held by `id`; fails when another record holds it. */
-export const guardPut = (key: Key, id: number): TransactItem => ({
-  Put: { TableName: table(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
-    ExpressionAttributeValues: { ':id': id } },
-});
+export function guardPut(key: Key, id: number): TransactItem {
+  const put: TransactItem = { Put: { TableName: table(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } } };
+  GUARD_PUTS.add(put);
+  return put;
+}
 
 /** Delete of a guard item held by `id` (never releases someone else's). */
 export const guardDelete = (key: Key, id: number): TransactItem => ({
@@ -158,7 +165,11 @@ function reasonsOf(e: unknown): Reason[] {
   return (e as { CancellationReasons?: Reason[] }).CancellationReasons ?? [];
 }
 
-const codes = (reasons: Reason[]): string[] => reasons.map((r) => r.Code ?? 'None');
+/** The codes of a refused transaction's `items`, a guard Put's failed condition as GUARD_TAKEN. */
+const codes = (items: TransactItem[], reasons: Reason[]): string[] => reasons.map((r, i) => {
+  const code = r.Code ?? 'None';
+  return code === 'ConditionalCheckFailed' && GUARD_PUTS.has(items[i]!) ? GUARD_TAKEN : code;
+});
 
 // ------------------------------------------------------------------------------------------------ optional items
 
@@ -278,13 +289,14 @@ async function send(items: TransactItem[], changes: RecordChange[]): Promise<str
   for (const t of items) if (t.Put?.Item) checkSize(t.Put.Item);
   if (!changes.length) {
     const reasons = await sendOnce(items);
-    return reasons && codes(reasons);
+    return reasons && codes(items, reasons);
   }
   const numbers = await takeNumbers(changes.length);
-  const reasons = await sendOnce([...items, ...changeLogItems(numbers, changes)], numbers.at + SETTLE_MS / 2);
+  const sent = [...items, ...changeLogItems(numbers, changes)];
+  const reasons = await sendOnce(sent, numbers.at + SETTLE_MS / 2);
   if (!reasons) return null;
   await voidNumbers(numbers, changes.length);
-  return codes(reasons).slice(0, items.length);
+  return codes(sent, reasons).slice(0, items.length);
 }
 
 /**
@@ -316,14 +328,16 @@ async function sendOnce(items: TransactItem[], sendBy = Infinity): Promise<Reaso
 
 /**
  * Commits a write. When its first item is the record's own (create, rewrite, delete), a failure of that item is a
- * VersionConflict (the record changed since it was read); any other failure — a slug or name taken meanwhile, a
- * linked record changed or gone, a transaction in the way — is a LinkConflict: the caller plans again (retry.ts).
+ * VersionConflict (the record changed since it was read); a slug or name taken meanwhile is a GuardTaken; any other
+ * failure — a linked record changed or gone, a transaction in the way — is a LinkConflict: the caller plans again
+ * (retry.ts), spreading its slug choices only after a GuardTaken.
  */
 export async function commit(items: TransactItem[], opts: { ownFirst?: boolean } = {}): Promise<void> {
   if (items.length === 0) return;
   const reasons = await transact(items);
   if (!reasons) return;
   if (opts.ownFirst && reasons[0] === 'ConditionalCheckFailed') throw new VersionConflict();
+  if (reasons.includes(GUARD_TAKEN)) throw new GuardTaken();
   throw new LinkConflict();
 }
 
@@ -397,7 +411,7 @@ export function deleteRecord(kind: KindName, prev: Stored, extra: TransactItem[]
  * (read through the plan's reads) and the slug and status it had kept for a restore.
  */
 export async function trashed<T extends Stored & Trashable & { modifiedUtc: string }>(kind: KindName, prev: T, now: string,
-  reads: ReadSet, attempt: number): Promise<T> {
+  reads: ReadSet, spread: number): Promise<T> {
   const moved = trashTransition(prev, { ...prev, v: prev.v + 1, status: 'trash', modifiedUtc: now })!;
-  return withSlug(kind, moved.record, await reads.freeSlug(kind, moved.slugBase, prev.id, attempt));
+  return withSlug(kind, moved.record, await reads.freeSlug(kind, moved.slugBase, prev.id, spread));
 }

@@ -92,8 +92,9 @@ export class ReadSet {
 
   /**
    * The first of base, base-2, base-3… that no other record of the kind holds (by its guard) and that this
-   * plan has not given to another record; it is then reserved. After a lost race (`spread` > 0) it picks at
-   * random among the first free candidates, so concurrent writers of one title stop colliding. Candidates
+   * plan has not given to another record; it is then reserved. After losing a slug to another writer (`spread` > 0:
+   * retry.ts `contended`) it picks at random among the first free candidates, so concurrent writers of one title stop
+   * colliding. Candidates
    * beyond those read with the plan are read 25 at a time.
    */
   async freeSlug(kind: SlugKind, base: string, selfId: number, spread = 0): Promise<string> {

@@ -4,7 +4,7 @@
  * lands or the request runs out of time — concurrent writers end as if applied one after another (contract §7). With
  * If-Match a version change is final (412), as the client asked for exactly that version.
  */
-import { LinkConflict, StoreUnavailable, VersionConflict } from './errors.js';
+import { GuardTaken, LinkConflict, StoreUnavailable, VersionConflict } from './errors.js';
 import { timeLeft } from './scope.js';
 import { logger } from '../observability/logger.js';
 
@@ -17,12 +17,21 @@ const ATTEMPT_MS = 300;
 /** Without a deadline (scripts, tests outside a request) the attempts are still bounded. */
 const MAX_ATTEMPTS = 200;
 
-export async function retryConflicts<T>(write: (attempt: number) => Promise<T>, opts: { ifMatch?: boolean } = {}): Promise<T> {
+/**
+ * Runs `write` until it lands. `attempt` counts the tries (0 first: later ones read consistently); `contended` counts
+ * those that lost a slug or name to another record (GuardTaken). Slug choices spread only after such a loss
+ * (ReadSet.freeSlug): a write that lost a race for any other reason (another writer changed the record) still takes the
+ * first free slug, as if the writes had been applied one after another (contract §7).
+ */
+export async function retryConflicts<T>(write: (attempt: number, contended: number) => Promise<T>, opts: { ifMatch?: boolean } = {}):
+  Promise<T> {
+  let contended = 0;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await write(attempt);
+      return await write(attempt, contended);
     } catch (e) {
       if (!(e instanceof VersionConflict) && !(e instanceof LinkConflict)) throw e;
+      if (e instanceof GuardTaken) contended++;
       if (e instanceof VersionConflict && opts.ifMatch) throw e;
       if (attempt + 1 >= MAX_ATTEMPTS || timeLeft() < ATTEMPT_MS) throw new StoreUnavailable(false, { cause: e });
       await backoff(attempt);

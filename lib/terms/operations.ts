@@ -89,8 +89,8 @@ export async function createTermOp(taxonomy: Taxonomy, ctx: RequestContext<TermW
 
   const id = await nextId('term');
   const base = slugBase(p.slug, name, id);
-  return retryConflicts(async (attempt) => {
-    const slug = await new ReadSet(attempt > 0).freeSlug(taxonomy, base, id, attempt);
+  return retryConflicts(async (attempt, contended) => {
+    const slug = await new ReadSet(attempt > 0).freeSlug(taxonomy, base, id, contended);
     const item = newTermItem(taxonomy, id, ctx.lang, { name, description, slug, parent });
     const words = planTermWords(taxonomy, id, null, item, EMPTY_MANIFEST);
     const items: TransactItem[] = [

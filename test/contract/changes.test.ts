@@ -3,7 +3,7 @@
  * changes or deletes (occurrences as events, term counts as their terms), visibility by caller, no change skipped
  * under concurrent writers, 410 for an expired cursor and 400 for a malformed one.
  */
-import { encodeCursor } from '../../lib/routes/changes.js';
+import { decodeCursor, encodeCursor } from '../../lib/routes/changes.js';
 import { api, tokenFor } from '../support/api.js';
 import { startOwnServer, type OwnServer } from '../support/own-server.js';
 import { uid } from './helpers/events.js';
@@ -168,6 +168,18 @@ describe('GET /changes (contract §16)', () => {
     expect([end.status, end.json.more, typeof end.json.next_cursor]).toEqual([200, false, 'string']);
   });
 
+  it('per_page clamps to 500 (contract §2): 600 answers 200 with at most 500 changes; only a non-positive-integer is 400', async () => {
+    const from = await latest(editor);
+    await made('/tags', { name: `Clamp ${uid()}` });
+    const res = await api('/changes', { token: editor, query: { since: from, per_page: 600 } });
+    expect(res.status).toBe(200);
+    expect(res.json.changes.length).toBeGreaterThanOrEqual(1);
+    expect(res.json.changes.length).toBeLessThanOrEqual(500);
+    const huge = await api('/changes', { query: { per_page: '99999999999' } });
+    expect(huge.status).toBe(200);
+    expect(huge.json.changes.length).toBeLessThanOrEqual(500);
+  });
+
   it('an expired cursor is 410 rest_changes_expired; a malformed one or per_page out of range 400 rest_invalid_param', async () => {
     const old = encodeCursor({ seq: 1, issued: Math.floor(Date.now() / 1000) - 31 * 86_400, pending: [] });
     const gone = await api('/changes', { query: { since: old } });
@@ -175,7 +187,7 @@ describe('GET /changes (contract §16)', () => {
     const fresh = encodeCursor({ seq: 1, issued: Math.floor(Date.now() / 1000) - 29 * 86_400, pending: [] });
     expect((await api('/changes', { query: { since: fresh, per_page: 1 } })).status).toBe(200);
     for (const [query, name] of [[{ since: 'yesterday' }, 'since'], [{ since: 'YzE6eDox' }, 'since'], [{ since: '%%%' }, 'since'],
-      [{ per_page: 501 }, 'per_page'], [{ per_page: 0 }, 'per_page']] as const) {
+      [{ per_page: 0 }, 'per_page'], [{ per_page: -3 }, 'per_page'], [{ per_page: '1.5' }, 'per_page'], [{ per_page: 'ten' }, 'per_page']] as const) {
       const res = await api('/changes', { query });
       expect([JSON.stringify(query), res.status, res.json.code, Object.keys(res.json.data.params)])
         .toEqual([JSON.stringify(query), 400, 'rest_invalid_param', [name]]);
@@ -204,6 +216,39 @@ describe('GET /changes (contract §16)', () => {
       expect(all.changes.map((c: Change) => [c.kind, c.id, c.action])).toEqual([['tag', 1, 'created'], ['tag', 2, 'created']]);
       const twoDays = encodeCursor({ seq: 0, issued: Math.floor(Date.now() / 1000) - 2 * 86_400, pending: [] });
       expect((await fetch(`${server.url}/changes?since=${twoDays}`)).status).toBe(410);
+    });
+
+    it('an unchanged poll answers 304 to If-None-Match with its ETag', async () => {
+      const { next_cursor: from }: any = await (await fetch(`${server.url}/changes?since=latest`)).json();
+      const first = await fetch(`${server.url}/changes?since=${from}`);
+      const again = await fetch(`${server.url}/changes?since=${from}`, { headers: { 'if-none-match': first.headers.get('etag')! } });
+      expect([first.status, again.status]).toEqual([200, 304]);
+    });
+  });
+
+  describe('a calendar of its own, with a retention of four seconds (contract §16: whatever the retention)', () => {
+    let server: OwnServer;
+    const secret = 'changes-short-secret-0123456789abcdef01234';
+    beforeAll(async () => {
+      server = await startOwnServer('calendar-changes-short', { secret, env: { CALENDAR_CHANGES_RETENTION_SECONDS: '4' } });
+    });
+    afterAll(() => server?.stop());
+
+    it('a fresh cursor reads on; once older than the retention it is 410 rest_changes_expired, a later change notwithstanding', async () => {
+      const { signLocalToken } = await import('../../lib/local/token-sign.js');
+      const token = await signLocalToken({ secret, role: 'editor' });
+      const start: any = await (await fetch(`${server.url}/changes?since=latest`)).json();
+      const cursor = decodeCursor(start.next_cursor)!;
+      expect(cursor.issued * 1000).toBeLessThanOrEqual(Date.now());
+      expect((await fetch(`${server.url}/changes?since=${start.next_cursor}`)).status).toBe(200);
+      // The rule is about time: wait until the cursor is older than the four seconds kept (its issue time is exact to
+      // the second at this retention), then change something.
+      await new Promise((resolve) => setTimeout(resolve, (cursor.issued + 5) * 1000 - Date.now()));
+      const made = await fetch(`${server.url}/tags`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Later' }) });
+      expect(made.status).toBe(201);
+      const gone = await fetch(`${server.url}/changes?since=${start.next_cursor}`);
+      expect([gone.status, ((await gone.json()) as any).code]).toEqual([410, 'rest_changes_expired']);
     });
   });
 });

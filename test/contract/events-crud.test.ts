@@ -712,6 +712,26 @@ describe('concurrency (contract §7)', () => {
     expect(results.filter((r) => r.status === 200).length).toBeGreaterThan(0);
   });
 
+  it('a slug set among ten concurrent updates is the slug asked for: it resolves, and no other slug stays held by the event', async () => {
+    for (let round = 0; round < 2; round++) {
+      const ev = await createEvent();
+      const slug = `wanted-${uid()}`.toLowerCase();
+      const changes: Record<string, unknown>[] = [{ slug }, { excerpt: 'r-excerpt' }, { description: '<p>r-description</p>' },
+        { cost: '8$' }, { website: 'https://example.org/r' }, { featured: true }, { sticky: true }, { timezone: 'UTC+3' },
+        { show_map: false }, { hide_from_listings: true }];
+      const results = await Promise.all(changes.map((body) => update(ev.id, body, 'PATCH')));
+      for (const r of results) expectStatus(r, 200);
+      const read = (await api(eventPath(ev.id), { token: editor })).json;
+      expect([read.slug, read.excerpt, read.cost, read.featured]).toEqual([slug, 'r-excerpt', '8$', true]);
+      const bySlug = await api(`/events/by-slug/${slug}`, { token: editor });
+      expect([bySlug.status, bySlug.json.id]).toEqual([200, ev.id]);
+      // A slug the event no longer has resolves to nothing (its guard was released with the change).
+      for (const gone of [ev.slug, ...Array.from({ length: 9 }, (_, i) => `${slug}-${i + 2}`)]) {
+        expect([gone, (await api(`/events/by-slug/${gone}`, { token: editor })).status]).toEqual([gone, 404]);
+      }
+    }
+  });
+
   it('concurrent creates with the same title get distinct slugs (numbering gaps allowed under a race)', async () => {
     const title = `Race ${uid()}`;
     const base = title.toLowerCase().replace(/ /g, '-');

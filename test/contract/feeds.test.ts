@@ -342,6 +342,24 @@ describe('GET /events.ics', () => {
     expect(open.find((l) => l.startsWith('ORGANIZER'))).toBe(`ORGANIZER;CN="Secret org ${CAT}":mailto:secret@example.org`);
   });
 
+  test('callers who may edit a password-protected event read it whole (the edit view), in both feeds; others do not', async () => {
+    const author = await tokenFor('author', 'contract-feeds-locked-author');
+    const other = await tokenFor('author', 'contract-feeds-locked-other');
+    const own = (await create({ title: 'Locked by its author', password: 'sesame', description: '<p>Author text</p>',
+      start_date: '2027-03-16 12:00:00', end_date: '2027-03-16 13:00:00' }, author)).id;
+    const whole = [[token, ids.locked!, 'Secret text'], [author, own, 'Author text']] as const;
+    for (const [auth, id, text] of whole) {
+      expect(prop(master((await feed('/events.ics', CATEGORY, auth)).text, id), 'DESCRIPTION')).toBe(text);
+      expect(prop(master((await feed(`/events/${id}.ics`, {}, auth)).text, id), 'DESCRIPTION')).toBe(text);
+    }
+    const editorsView = master((await feed(`/events/${ids.locked}.ics`, {}, token)).text, ids.locked!);
+    expect(prop(editorsView, 'LOCATION')).toBe(`Secret hall ${CAT}`);
+    for (const auth of [undefined, other]) {
+      expect(prop(master((await feed('/events.ics', CATEGORY, auth)).text, own), 'DESCRIPTION')).toBeUndefined();
+      expect(prop(master((await feed(`/events/${own}.ics`, {}, auth)).text, own), 'DESCRIPTION')).toBeUndefined();
+    }
+  });
+
   test('drafts are in an editor\'s feed (TENTATIVE), not in an anonymous one', async () => {
     expect(byUid((await feed('/events.ics', CATEGORY)).text, ids.draft)).toEqual([]);
     const draft = master((await feed('/events.ics', CATEGORY, token)).text, ids.draft);

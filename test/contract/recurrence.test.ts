@@ -88,6 +88,21 @@ describe('a weekly series at 18:00 Europe/Berlin', () => {
     expect(viaOcc.json.rest_url).toContain(`/events/${occ[5]!.id}/occurrences`);
   });
 
+  test('include with the series id lists its occurrences in start order, exact total; mixed with a single event, both', async () => {
+    const all: Json[] = [];
+    for (let page = 1; page <= 2; page++) {
+      const res = await api('/events', { token, query: { include: series.id, per_page: 50, page } });
+      expect([res.status, res.json.total, res.json.total_pages]).toEqual([200, 52, 2]);
+      all.push(...res.json.events);
+    }
+    expect(all.map((e) => e.id)).toEqual(occ.map((o) => o.id));
+    expect(all.map((e) => e.id)).not.toContain(series.id);
+    const single = await create({ title: `Single ${uniqueWord()}`, start_date: '2027-01-12 09:00:00', end_date: '2027-01-12 10:00:00' });
+    const mixed = await api('/events', { token, query: { include: [single.id, series.id, occ[0]!.id], per_page: 4 } });
+    expect(mixed.json.total).toBe(53);
+    expect(mixed.json.events.map((e: Json) => e.id)).toEqual([occ[0]!.id, single.id, occ[1]!.id, occ[2]!.id]);
+  });
+
   test('the /events date parameters apply to occurrences', async () => {
     const res = await api(`/events/${series.id}/occurrences`, { token, query: { start_date: '2027-07-01', end_date: '2027-07-31' } });
     expect(res.json.total).toBe(4);
