@@ -19,6 +19,7 @@ import { afterCommit, retryConflicts } from '../store/retry.js';
 import { VersionConflict } from '../store/errors.js';
 import { findBySlug } from '../store/slugs.js';
 import { unlinkEverywhere } from '../events/unlink.js';
+import { relocateEvents } from '../geo/relocate.js';
 import { nowUtcWall } from '../time/format.js';
 import { planLinked } from './inline.js';
 import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
@@ -97,6 +98,7 @@ const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>):
 /** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
 export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedUpdateParams>): Promise<HttpResult> => {
   let toTrash = false;
+  let relocate = false;
   let words: LinkedWordPlan | null = null;
   const result = await withRetry(ctx, async (attempt) => {
     const existing = await loadForWrite(kind, ctx);
@@ -108,10 +110,12 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     words = await wordsFor(kind, existing, stored);
     await rewriteRecord(kind, existing, stored, [...counted.items, ...words.items], counted.conds);
     toTrash = stored.status === 'trash' && existing.status !== 'trash';
+    relocate = existing.gh !== stored.gh;
     return stored;
   });
   await words!.after();
   if (toTrash) await afterCommit(`unlinking ${kind} ${result.id}`, () => unlinkEverywhere(kind, result.id));
+  else if (relocate) await afterCommit(`moving the events of ${kind} ${result.id}`, () => relocateEvents(result.id));
   return respond(kind, ctx, result, 200);
 };
 

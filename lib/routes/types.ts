@@ -26,6 +26,8 @@ export type Schema = {
   properties?: Record<string, Schema>;
   additionalProperties?: boolean | Schema;
   minimum?: number;
+  /** OpenAPI 3.0: the minimum itself is excluded. */
+  exclusiveMinimum?: boolean;
   maximum?: number;
   minLength?: number;
   maxLength?: number;

@@ -7,7 +7,8 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
-import { authorPartition, eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey } from './keys.js';
+import { authorPartition, eventStartSortKey, FEATURED_PARTITION, geoPartition, postKey, relPartition, termKey } from './keys.js';
+import { cellsOf } from '../geo/cells.js';
 import { byStart, entryItem, entryOfItem } from './entries.js';
 import type { EventIndexEntry } from './events.js';
 import { eventCountItems } from './event-counts.js';
@@ -86,6 +87,23 @@ function relationshipItems(prev: LinkFacts | null, next: LinkFacts | null): Tran
     !== JSON.stringify(entryItem(authorPartition(listedNext.author), listedNext))) {
     items.push({ Put: { TableName: table(), Item: entryItem(authorPartition(listedNext.author), listedNext) } });
   }
+  items.push(...geoEntryItems(listedPrev, listedNext));
+  return items;
+}
+
+/** A listed event's entries in its venue's geo cells (lib/geo/cells.ts), each put only when it changes. */
+function geoEntryItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
+  const entries = (e: LinkFacts | null) => new Map(e?.gh !== undefined ? cellsOf(e.gh).map((c) => {
+    const item = entryItem(geoPartition(c), e);
+    return [`${String(item.PK)}|${String(item.SK)}`, item];
+  }) : []);
+  const before = entries(prev);
+  const after = entries(next);
+  const items: TransactItem[] = [];
+  for (const [key, b] of before) {
+    if (!after.has(key)) items.push({ Delete: { TableName: table(), Key: { PK: String(b.PK), SK: String(b.SK) } } });
+  }
+  for (const [key, a] of after) if (JSON.stringify(before.get(key)) !== JSON.stringify(a)) items.push({ Put: { TableName: table(), Item: a } });
   return items;
 }
 
@@ -147,6 +165,9 @@ export async function linkTransactItems(prev: LinkFacts | null, next: LinkFacts 
     const key = targetKey(m.kind, m.id);
     actions.require(key, EXISTS);
     if (m.notTrashed) actions.require(key, { attr: 'status', op: '<>', value: 'trash' });
+    // A new link indexes the event in the venue's cells as planned: a venue moved meanwhile (whose events are being
+    // moved by the query of its relationship items, which cannot see this one yet) makes the write plan again.
+    if (m.notTrashed && m.kind === 'venue' && next?.gh !== undefined) actions.require(key, { attr: 'gh', op: '=', value: next.gh });
     const read = reads.get(key);
     if (m.delta === 0 || !read) continue; // (a missing target fails the condition: the write plans again)
     const attr = counterAttribute(m.kind);
