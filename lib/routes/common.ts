@@ -138,7 +138,7 @@ export const geoParams = (what: string) => [
     { type: 'number', minimum: -180, maximum: 180 }, parseLongitude),
   param('geoloc_radius', 'query', `radius around the point, in geoloc_unit (greater than 0, at most ${MAX_RADIUS}); default: `
     + 'CALENDAR_GEOLOC_RADIUS (25) in CALENDAR_GEOLOC_UNIT (mi); needs a point',
-  { type: 'number', minimum: 0, exclusiveMinimum: true, maximum: MAX_RADIUS }, parseRadius),
+  { type: 'number', minimum: 0, maximum: MAX_RADIUS }, parseRadius),
   param('geoloc_unit', 'query', 'mi or km (any case): the unit of geoloc_radius and of every distance; default CALENDAR_GEOLOC_UNIT (mi); '
     + 'needs a point', anyCaseEnum(['mi', 'km']), parseUnit),
 ] as const;

@@ -11,7 +11,7 @@ import { parseCoordinateWrite } from '../geo/params.js';
 
 const coordinate = <N extends string>(name: N, what: string, limit: 90 | 180) => param(name, 'body',
   `${what} in decimal degrees (-${limit} to ${limit}; a number or a decimal string); null or "" clears it. Send both coordinates or neither`,
-  { oneOf: [{ type: 'number', minimum: -limit, maximum: limit }, { type: 'string' }], nullable: true }, parseCoordinateWrite(limit));
+  { anyOf: [{ type: 'number', minimum: -limit, maximum: limit, nullable: true }, { type: 'string' }] }, parseCoordinateWrite(limit));
 
 type Kind = 'venue' | 'organizer';
 

@@ -26,8 +26,6 @@ export type Schema = {
   properties?: Record<string, Schema>;
   additionalProperties?: boolean | Schema;
   minimum?: number;
-  /** OpenAPI 3.0: the minimum itself is excluded. */
-  exclusiveMinimum?: boolean;
   maximum?: number;
   minLength?: number;
   maxLength?: number;
