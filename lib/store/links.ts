@@ -165,9 +165,12 @@ export async function linkTransactItems(prev: LinkFacts | null, next: LinkFacts 
     const key = targetKey(m.kind, m.id);
     actions.require(key, EXISTS);
     if (m.notTrashed) actions.require(key, { attr: 'status', op: '<>', value: 'trash' });
-    // A new link indexes the event in the venue's cells as planned: a venue moved meanwhile (whose events are being
-    // moved by the query of its relationship items, which cannot see this one yet) makes the write plan again.
-    if (m.notTrashed && m.kind === 'venue' && next?.gh !== undefined) actions.require(key, { attr: 'gh', op: '=', value: next.gh });
+    // A new link indexes the event in the venue's cells as planned, "no cell" included: a venue moved, given or cleared
+    // coordinates meanwhile (whose events are being moved by a consistent query of its relationship items, which
+    // cannot see this one yet) makes the write plan again, so the event is never left in a cell its venue left.
+    if (m.notTrashed && m.kind === 'venue' && next) {
+      actions.require(key, next.gh !== undefined ? { attr: 'gh', op: '=', value: next.gh } : { absent: 'gh' });
+    }
     const read = reads.get(key);
     if (m.delta === 0 || !read) continue; // (a missing target fails the condition: the write plans again)
     const attr = counterAttribute(m.kind);
