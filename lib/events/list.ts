@@ -12,7 +12,7 @@ import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagina
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
-import { allEvents, authorSource, featuredSource, geoSource, inheritedSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
+import { allEvents, authorSource, featuredSource, geoSource, inheritedSource, noGeoSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
 import { geoFilterOf, isCircle, rememberCircle } from '../geo/params.js';
 import { circleSources, venuesWithin } from '../geo/plan.js';
 import { seriesWithTerm } from './series-words.js';
@@ -371,7 +371,7 @@ interface GeoRead {
   /** Whether the request has a geo filter. */
   active: boolean;
   test: (e: EventIndexEntry) => boolean;
-  /** Null without a geo filter, and for geoloc=false (no source holds exactly the events without coordinates). */
+  /** Null without a geo filter; geoloc=true is GEO# (every event with coordinates), geoloc=false NOGEO. */
   sources: EventSource[] | null;
 }
 
@@ -390,7 +390,8 @@ async function geoRead(ctx: RequestContext<EventFilterParams>): Promise<GeoRead>
     return { active: true, test: (e) => e.venue !== undefined && inside.has(e.venue), sources: circleSources(circle) };
   }
   const located = new Set((await venuesWithin({ lat: 0, lng: 0 }, Infinity)).around.map((v) => v.id));
-  return { active: true, test: (e) => (e.venue !== undefined && located.has(e.venue)) === filter.has, sources: filter.has ? [geoSource('')] : null };
+  return { active: true, test: (e) => (e.venue !== undefined && located.has(e.venue)) === filter.has,
+    sources: [filter.has ? geoSource('') : noGeoSource] };
 }
 
 /** The value a client sent for a parameter, as sent (contract §9): lists comma-joined, never re-serialised. */

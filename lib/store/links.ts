@@ -7,11 +7,10 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
-import { authorPartition, eventStartSortKey, FEATURED_PARTITION, geoPartition, postKey, relPartition, termKey } from './keys.js';
-import { cellsOf } from '../geo/cells.js';
+import { authorPartition, eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey } from './keys.js';
 import { byStart, entryItem, entryOfItem } from './entries.js';
 import type { EventIndexEntry } from './events.js';
-import { eventCountItems } from './event-counts.js';
+import { eventCountItems, geoPartitionsOf } from './event-counts.js';
 import { queryAll, type Item } from './records.js';
 import type { TransactItem } from './types.js';
 import { crossing, EXISTS, ItemActions, planCategoryChanges, sideConds, type CategoryChange, type CategoryReader } from './nonempty.js';
@@ -91,10 +90,13 @@ function relationshipItems(prev: LinkFacts | null, next: LinkFacts | null): Tran
   return items;
 }
 
-/** A listed event's entries in its venue's geo cells (lib/geo/cells.ts), each put only when it changes. */
+/**
+ * A listed event's entries in its venue's geo cells (lib/geo/cells.ts), or in the events without coordinates, each put
+ * only when it changes.
+ */
 function geoEntryItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
-  const entries = (e: LinkFacts | null) => new Map(e?.gh !== undefined ? cellsOf(e.gh).map((c) => {
-    const item = entryItem(geoPartition(c), e);
+  const entries = (e: LinkFacts | null) => new Map(e ? geoPartitionsOf(e).map((pk) => {
+    const item = entryItem(pk, e);
     return [`${String(item.PK)}|${String(item.SK)}`, item];
   }) : []);
   const before = entries(prev);
