@@ -213,6 +213,8 @@ export class CalendarStack extends Stack {
       CALENDAR_JWT_AUDIENCE: audience,
       CALENDAR_CACHE_SECONDS: String(config.cacheSeconds),
       CALENDAR_CHANGES_RETENTION_SECONDS: String(config.changesRetentionSeconds),
+      CALENDAR_GEOLOC_RADIUS: String(config.geolocRadius),
+      CALENDAR_GEOLOC_UNIT: config.geolocUnit,
       NODE_OPTIONS: '--enable-source-maps',
       ...(config.siteUrl ? { CALENDAR_SITE_URL: config.siteUrl } : {}),
       // Declared only in a `samLocal` synth, so that sam local's --env-vars file can set them (SAM only overrides

@@ -37,6 +37,11 @@ describe('table', () => {
     const byName = (list: any[]) => Object.fromEntries(list.map((i) => [i.IndexName, i]));
     expect(byName(p.GlobalSecondaryIndexes)).toEqual(byName(input.GlobalSecondaryIndexes!));
     expect(p.GlobalSecondaryIndexes.map((i: any) => i.IndexName)).toEqual(TABLE.indexes.map((i) => i.name));
+    // The venues by geohash cell (contract §18, lib/geo/plan.ts): a sparse index on GSI3PK/GSI3SK.
+    expect(byName(p.GlobalSecondaryIndexes).byCell).toMatchObject({
+      KeySchema: [{ AttributeName: 'GSI3PK', KeyType: 'HASH' }, { AttributeName: 'GSI3SK', KeyType: 'RANGE' }],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: expect.arrayContaining(['lat', 'lng', 'status']) },
+    });
     expect(p.LocalSecondaryIndexes).toBeUndefined();
   });
 
@@ -151,6 +156,8 @@ describe('functions', () => {
         CALENDAR_JWT_AUDIENCE: { Ref: client },
         CALENDAR_CACHE_SECONDS: '0',
         CALENDAR_CHANGES_RETENTION_SECONDS: '2592000',
+        CALENDAR_GEOLOC_RADIUS: '25',
+        CALENDAR_GEOLOC_UNIT: 'mi',
         NODE_OPTIONS: '--enable-source-maps',
         // Powertools (infra/telemetry.ts; test/infra/monitoring.test.ts covers every function)
         POWERTOOLS_SERVICE_NAME: group,
@@ -363,7 +370,7 @@ describe('outputs', () => {
 });
 
 describe('configuration by context', () => {
-  test('throttling, time zone, site URL, named stage, stack name, cache lifetime', () => {
+  test('throttling, time zone, site URL, named stage, stack name, cache lifetime, default geo radius', () => {
     const s = synth({
       throttlingRateLimit: '7',
       throttlingBurstLimit: '9',
@@ -373,6 +380,8 @@ describe('configuration by context', () => {
       stackName: 'CalendarStaging',
       logRetentionDays: '90',
       cacheSeconds: '120',
+      geolocRadius: '40.5',
+      geolocUnit: 'KM',
     });
     expect(s.stack.stackName).toBe('CalendarStaging');
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -381,7 +390,7 @@ describe('configuration by context', () => {
     });
     s.template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ CALENDAR_TIMEZONE: 'Europe/Lisbon', CALENDAR_SITE_URL: 'https://calendar.example.org',
-        CALENDAR_CACHE_SECONDS: '120' }) },
+        CALENDAR_CACHE_SECONDS: '120', CALENDAR_GEOLOC_RADIUS: '40.5', CALENDAR_GEOLOC_UNIT: 'km' }) },
     });
     s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
     expect(JSON.stringify(s.json.Outputs!.ApiUrl!.Value)).toContain('/prod/calendar/events/v1');
