@@ -135,7 +135,7 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
   // The index is eventually consistent and records change between the index read and this one: a record the caller
   // may no longer list (trashed, unpublished, deleted meanwhile, no longer matching) is left out rather than shown
   // (contract §4), as the events list does.
-  const items = fetched.filter((i) => listVisible(ctx.caller, userId, statuses, i as never)
+  const items = fetched.filter((i) => listVisible(ctx.caller, userId, statuses, i)
     && (!fragments || matchesSearch(kind, i, ctx.lang, fragments, locked(i))));
   const records = serializePage(items, (item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
 
