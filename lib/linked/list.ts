@@ -176,9 +176,9 @@ async function filteredCollection(kind: LinkedKind, ctx: RequestContext<LinkedLi
   const p = ctx.params;
   const statuses = p.status;
   // With `event`, only that event's venue or organizers (at most 10) are read, not the collection.
-  const linked = p.event !== undefined ? new Set((await linkedOf(kind, p.event)).map((e) => e.id)) : null;
-  const all = base ? base.filter((e) => !linked || linked.has(e.id))
-    : p.event !== undefined ? await linkedOf(kind, p.event) : await queryCollection(kind);
+  const linked = p.event !== undefined ? await linkedOf(kind, p.event) : null;
+  const ids = linked && new Set(linked.map((e) => e.id));
+  const all = base ? base.filter((e) => !ids || ids.has(e.id)) : linked ?? await queryCollection(kind);
   let entries = all.filter((e) => listVisible(ctx.caller, userId, statuses, e));
 
   if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);
