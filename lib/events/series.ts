@@ -71,8 +71,11 @@ const wallMs = (wall: Wall): number => toUtcMs(wall);
  */
 export function materialise(series: EventItem, orig: Wall, id: number, prev: EventItem | null, sameDay: boolean): EventItem {
   const own = prev?.own ?? [];
-  const item: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(series)) if (!NOT_INHERITED.has(k)) item[k] = v;
+  const occurrence: EventItem = { ...series };
+  // The same object, written field by field: the series' fields less those an occurrence does not inherit.
+  const item: Record<string, unknown> = occurrence;
+  for (const k of Object.keys(item)) if (NOT_INHERITED.has(k)) delete item[k];
+  const before: Record<string, unknown> = prev ?? {};
   const tr = JSON.parse(JSON.stringify(series.tr)) as Record<string, Record<string, string | undefined>>;
   for (const key of own) {
     if (key.startsWith('tr.')) {
@@ -83,8 +86,8 @@ export function materialise(series: EventItem, orig: Wall, id: number, prev: Eve
       else tr[lang]![field] = value;
     } else if (key === 'dates') {
       for (const f of DATE_FIELDS) item[f] = prev![f];
-    } else if ((prev as unknown as Record<string, unknown>)[key] === undefined) delete item[key];
-    else item[key] = (prev as unknown as Record<string, unknown>)[key];
+    } else if (before[key] === undefined) delete item[key];
+    else item[key] = before[key];
   }
   item.tr = tr;
   if (!own.includes('dates')) {
@@ -96,7 +99,6 @@ export function materialise(series: EventItem, orig: Wall, id: number, prev: Eve
   if (own.length) item.own = own;
   if (sameDay) item.sameDay = true;
   if (prev?.ws !== undefined) Object.assign(item, { ws: prev.ws, wmv: prev.wmv });
-  const occurrence = item as unknown as EventItem;
   indexKeys(occurrence);
   return occurrence;
 }
