@@ -14,6 +14,10 @@ export interface Config {
   cacheSeconds: number;
   /** How long the change log keeps changes, seconds (contract §16). */
   changesRetentionSeconds: number;
+  /** Reservations a minute for one ticket from one client address (contract §19); 0 turns the limit off. */
+  rsvpRateLimit: number;
+  /** The default currency of tickets (ISO 4217). */
+  currency: string;
   jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
 }
 
@@ -26,6 +30,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recurrenceHorizonDays: wholeNumber(env.CALENDAR_RECURRENCE_HORIZON_DAYS, 1, 3660, 730),
     cacheSeconds: wholeNumber(env.CALENDAR_CACHE_SECONDS, 0, 31_536_000, 0),
     changesRetentionSeconds: wholeNumber(env.CALENDAR_CHANGES_RETENTION_SECONDS, 3600, 31_536_000, 2_592_000),
+    rsvpRateLimit: wholeNumber(env.CALENDAR_RSVP_RATE_LIMIT, 0, 1_000_000, 10),
+    currency: /^[A-Z]{3}$/.test(env.CALENDAR_CURRENCY ?? '') ? env.CALENDAR_CURRENCY! : 'USD',
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.

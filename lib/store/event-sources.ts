@@ -6,7 +6,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
 import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
-import { authorPartition, eventYearPartition, FEATURED_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
+import { authorPartition, eventYearPartition, FEATURED_PARTITION, relPartition, seriesSpanPartition, TICKETED_PARTITION } from './keys.js';
 import { queryAll, type Item } from './records.js';
 import { seriesPartition } from './series.js';
 
@@ -103,6 +103,9 @@ function withSeriesSpans(source: EventSource, id: number, holds: (e: EventIndexE
 
 /** The featured events (listed ones only: hidden events have no entries). */
 export const featuredSource: EventSource = entryPartition(FEATURED_PARTITION, (e) => e.featured === true);
+
+/** The events with tickets (contract §19; listed ones only). */
+export const ticketedSource: EventSource = entryPartition(TICKETED_PARTITION, (e) => e.ticketed === true);
 
 /** Every entry of a source with start in [from, to] (sort-key strings, either side open), in start order. */
 export async function readSource(source: EventSource, range: { startFrom?: string; startTo?: string }): Promise<EventIndexEntry[]> {

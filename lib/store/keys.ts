@@ -7,7 +7,7 @@ export const pad = (id: number): string => String(id).padStart(10, '0');
 
 export const postKey = (id: number) => ({ PK: `POST#${id}`, SK: 'POST' });
 export const termKey = (id: number) => ({ PK: `TERM#${id}`, SK: 'TERM' });
-export const counterKey = (name: 'post' | 'term' | 'user' | 'change') => ({ PK: 'COUNTER', SK: name });
+export const counterKey = (name: 'post' | 'term' | 'user' | 'change' | 'ticket' | 'attendee') => ({ PK: 'COUNTER', SK: name });
 export const slugKey = (kind: PostKind | Taxonomy, slug: string) => ({ PK: `SLUG#${kind}#${slug}`, SK: 'SLUG' });
 /** A token subject can be longer than a key may be (2,048 bytes): long ones are keyed by their SHA-256. */
 export const userKey = (sub: string) => ({
@@ -34,5 +34,7 @@ export const seriesSpanPartition = (tier: number, series: number): string => `SS
 export const authorPartition = (author: number): string => `AUTHOR#${author}`;
 /** The featured events, sorted by start like a relationship partition: `featured=true` lists read only these. */
 export const FEATURED_PARTITION = 'FEATURED';
+/** The events with tickets (contract §19), sorted by start like a relationship partition: `ticketed=true` lists read only these. */
+export const TICKETED_PARTITION = 'TICKETED';
 /** Count items of an event source (lib/store/event-counts.ts): one per UTC month of the start. */
 export const countKey = (source: string, month: string) => ({ PK: `C#${source}`, SK: month });
