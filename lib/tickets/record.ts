@@ -1,7 +1,7 @@
 /** The stored ticket and attendee, and their wire shapes (contract §19, fields in order). */
 import type { RequestContext } from '../http/context.js';
 import { translated, type Language } from '../model/language.js';
-import { apiLink, always, bool, dateTime, int, obj, str, wireShape } from '../openapi/shape.js';
+import { apiLink, always, bool, dateTime, int, obj, sometimes, str, wireShape } from '../openapi/shape.js';
 import type { Item } from '../store/records.js';
 import { siteWall } from '../time/format.js';
 
@@ -83,7 +83,7 @@ export const TICKET_SHAPE = wireShape<TicketView>('A ticket of an event (contrac
   price: always({ type: 'number', minimum: 0, description: 'the price' }, (v) => v.item.price),
   currency: always(str('ISO 4217 currency code'), (v) => v.item.currency),
   cost: always(str('the price as text: Free, or e.g. €15.00'), (v) => ticketCost(v.item.price, v.item.currency)),
-  url: always(str('where an external ticket is sold; absent for rsvp tickets', { format: 'uri' }), (v) => v.item.url),
+  url: sometimes(str('where an external ticket is sold; absent for rsvp tickets', { format: 'uri' }), (v) => v.item.url),
   capacity: always(int('places, or -1 for unlimited', { minimum: -1 }), (v) => v.item.capacity),
   capacity_details: always(capacityDetails, (v) => ({
     max: v.item.capacity,
