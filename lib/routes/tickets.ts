@@ -11,7 +11,7 @@ export const MAX_QUANTITY = 10;
 const wall = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const siteDate = <N extends string>(name: N, what: string) =>
   param(name, 'body', `${what} (YYYY-MM-DD HH:MM:SS in the site time zone); "" returns to the default`,
-    { type: 'string', pattern: '^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})?$' }, (v): string => {
+    { type: 'string', pattern: '^\\s*(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2})?\\s*$' }, (v): string => {
       const s = parseString(v, 19, { allowEmpty: true }).trim();
       if (s !== '' && !wall.test(s)) throw new ParamError('must be YYYY-MM-DD HH:MM:SS, or "" for the default');
       return s;
@@ -28,7 +28,7 @@ export function ticketWriteParams(create: boolean) {
     requiredWhen(create, param('title', 'body', 'the ticket title', text(TEXT_LIMITS.name), (v) => parseString(v, TEXT_LIMITS.name).trim())),
     param('description', 'body', 'the ticket description (HTML, sanitised)', text(TEXT_LIMITS.other, { allowEmpty: true }),
       (v) => parseString(v, TEXT_LIMITS.other, { allowEmpty: true })),
-    param('price', 'body', 'the price (≥ 0); an rsvp ticket\'s is 0', { type: 'number', minimum: 0 }, (v) => {
+    param('price', 'body', 'the price (≥ 0); an rsvp ticket\'s is 0', { anyOf: [{ type: 'number', minimum: 0 }, { type: 'string', pattern: '^\\s*\\d+(\\.\\d+)?\\s*$' }] }, (v) => {
       const n = parseNumber(v);
       if (!(n >= 0) || n > 1e9) throw new ParamError('must be a number from 0');
       return n;
@@ -89,9 +89,10 @@ const attendeeListParams = [page, perPage, required(eventRef('event', 'the event
   param('ticket', 'query', 'only this ticket\'s attendees', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v))] as const;
 export type AttendeeListParams = ParamValues<typeof attendeeListParams>;
 
-const update = (id: string, params: OperationSpec['params'], summary: string, response: string, capability: OperationSpec['capability']) =>
+const update = (id: string, params: OperationSpec['params'], summary: string, response: string, capability: OperationSpec['capability'],
+  errors: number[]) =>
   (['POST', 'PUT', 'PATCH'] as const).map((method): OperationSpec => ({ id: `${id}${method === 'POST' ? '' : `.${method.toLowerCase()}`}`, method,
-    summary, capability, success: 200, errors: [400, 401, 403, 404, 409, 412], response, params }));
+    summary, capability, success: 200, errors, response, params }));
 
 export const ticketRoutes: RouteSpec[] = [
   { path: '/tickets', group: 'events', operations: [
@@ -104,7 +105,7 @@ export const ticketRoutes: RouteSpec[] = [
     { id: 'tickets.get', method: 'GET', summary: 'Returns one ticket', capability: 'public', success: 200, errors: [400, 401, 404],
       response: 'Ticket', params: ticketReadParams },
     ...update('tickets.update', [idParam('ticket'), ...ticketWriteParams(false)], 'Updates a ticket (only the fields sent change)', 'Ticket',
-      'edit_posts'),
+      'edit_posts', [400, 401, 403, 404]),
     { id: 'tickets.delete', method: 'DELETE', summary: 'Deletes a ticket (one with attendees only with force=true, by an editor)',
       capability: 'edit_posts', success: 200, errors: [401, 403, 404, 409], response: 'Ticket', params: [idParam('ticket'), forceParam] },
   ] },
@@ -115,7 +116,7 @@ export const ticketRoutes: RouteSpec[] = [
   ] },
   { path: '/attendees', group: 'events', operations: [
     { id: 'attendees.list', method: 'GET', summary: 'Lists an event\'s attendees (whoever may edit the event)', capability: 'edit_posts',
-      success: 200, errors: [400, 401, 403], response: 'AttendeeList', params: attendeeListParams },
+      success: 200, errors: [400, 401, 403, 404], response: 'AttendeeList', params: attendeeListParams },
     { id: 'attendees.create', method: 'POST', summary: 'Reserves places on an rsvp ticket (anyone who may read the event); the answer holds '
       + 'the reservation\'s secret token, shown only here', capability: 'public', success: 201, errors: [400, 409, 429], response: 'NewAttendee',
     params: attendeeCreateParams },
@@ -124,7 +125,7 @@ export const ticketRoutes: RouteSpec[] = [
     { id: 'attendees.get', method: 'GET', summary: 'Reads a reservation (with its token, or as whoever may edit the event)', capability: 'public',
       success: 200, errors: [404], response: 'Attendee', params: attendeeReadParams },
     ...update('attendees.update', attendeeUpdateParams, 'Changes a reservation\'s places (with its token), or checks an attendee in '
-      + '(whoever may edit the event)', 'Attendee', 'public'),
+      + '(whoever may edit the event)', 'Attendee', 'public', [400, 404, 409]),
     { id: 'attendees.delete', method: 'DELETE', summary: 'Cancels a reservation (with its token), or erases an attendee (whoever may edit the '
       + 'event), freeing the places', capability: 'public', success: 200, errors: [404], response: 'Attendee', params: attendeeReadParams },
   ] },
