@@ -28,7 +28,7 @@ export async function hasTicketsOrAttendees(event: number): Promise<boolean> {
 async function settle(items: TransactItem[]): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const reasons = await transact(items);
-    if (!reasons || !reasons.includes('TransactionConflict')) return;
+    if (!reasons?.includes('TransactionConflict')) return;
     if (attempt >= 8) throw new Error('erasing the tickets of a deleted event kept meeting other writes');
     await backoff(Math.min(attempt, 4));
   }
