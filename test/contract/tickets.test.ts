@@ -204,6 +204,49 @@ describe('series tickets', () => {
   });
 });
 
+describe('series changes keep reservations', () => {
+  test('an occurrence with attendees that a change would delete stays, an exception', async () => {
+    const s = await series(4);
+    const t = await rsvp(s.id);
+    const made = (await reserve(t.id, { event_id: s.occurrences[3] })).json;
+    const changed = await api(`/events/${s.id}`, { method: 'PATCH', token: editor, body: { recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] } });
+    expect(changed.status).toBe(200);
+    const left = await api(`/events/${s.id}/occurrences`, { token: editor, query: { start_date: '2000-01-01', per_page: 50 } });
+    expect(left.json.events.map((e: any) => e.id)).toEqual([s.occurrences[0], s.occurrences[1], s.occurrences[3]]);
+    expect((await api(`/attendees/${made.id}`, { query: { token: made.token } })).json.event_id).toBe(s.occurrences[3]);
+    expect((await api(`/tickets/${t.id}`, { query: { event: s.occurrences[3] } })).json.capacity_details.sold).toBe(1);
+  });
+
+  test('a split moves the occurrences\' reservations with them', async () => {
+    const s = await series(4);
+    const [first, , third] = s.occurrences;
+    const t = await rsvp(s.id, { capacity: 2 });
+    const early = (await reserve(t.id, { event_id: first })).json;
+    const late = (await reserve(t.id, { event_id: third, quantity: 2 })).json;
+    const split = await api(`/events/${third}`, { method: 'PATCH', token: editor, query: { scope: 'following' }, body: { title: 'Later part' } });
+    expect(split.status).toBe(201);
+    const later = split.json.id as number;
+    expect(split.json.ticketed).toEqual(['rsvp']);
+    const moved = (await api(`/events/${later}/tickets`)).json.tickets;
+    expect(moved.map((x: any) => [x.post_id, x.capacity])).toEqual([[later, 2]]);
+    const copy = moved[0].id as number;
+    expect(copy).not.toBe(t.id);
+    const c = await api(`/tickets/${copy}`, { query: { event: third } });
+    expect([c.status, c.text]).toEqual([200, c.text]);
+    expect(c.json.capacity_details).toEqual({ max: 2, available: 0, sold: 2 });
+    expectError(await reserve(copy, { event_id: third }), 409, 'rest-ticket-sold-out');
+    expect((await api(`/tickets/${t.id}`, { query: { event: first } })).json.capacity_details.sold).toBe(1);
+    expectError(await reserve(t.id, { event_id: third }), 400, 'rest_invalid_param');
+    const read = await api(`/attendees/${late.id}`, { query: { token: late.token } });
+    expect([read.json.ticket_id, read.json.event_id]).toEqual([copy, third]);
+    expect(await attendeeIds(later)).toEqual([late.id]);
+    expect(await attendeeIds(s.id)).toEqual([early.id]);
+    expect((await api(`/attendees/${late.id}`, { method: 'DELETE', query: { token: late.token } })).status).toBe(200);
+    expect((await api(`/tickets/${copy}`, { query: { event: third } })).json.capacity_details.sold).toBe(0);
+    expect((await reserve(copy, { event_id: third })).status).toBe(201);
+  });
+});
+
 describe('deleting events for good', () => {
   test('a single event takes its tickets and attendees with it', async () => {
     const event = await createEvent({}, editor);
