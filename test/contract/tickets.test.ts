@@ -291,6 +291,30 @@ describe('deleting events for good', () => {
   });
 });
 
+describe('ticketed=false, counted', () => {
+  test('pages skip the ticketed events and the total is exact, a series\' ticket counting for its occurrences', async () => {
+    const day = new Date(Date.now() + (400 + Math.floor(Math.random() * 200)) * 86_400_000).toISOString().slice(0, 10);
+    const at = (h: number) => ({ start_date: `${day} ${String(h).padStart(2, '0')}:00:00`, end_date: `${day} ${String(h).padStart(2, '0')}:30:00` });
+    const made = [];
+    for (let h = 8; h < 16; h++) made.push(await createEvent(at(h), editor));
+    for (const e of made.filter((_, i) => i % 4 !== 3)) await rsvp(e.id);
+    const s = await createEvent({ ...at(17), recurrence: [`RDATE:${day.replace(/-/g, '')}T180000`] }, editor);
+    await rsvp(s.id);
+    const plain = made.filter((_, i) => i % 4 === 3).map((e) => e.id);
+    const q = { start_date: day, end_date: `${day} 23:59:59`, ticketed: false, per_page: 1 };
+    const pages = [];
+    for (let page = 1; page <= plain.length; page++) {
+      const res = await api('/events', { query: { ...q, page } });
+      expect([res.status, res.json.total]).toEqual([200, plain.length]);
+      pages.push(...res.json.events.map((e: any) => e.id));
+    }
+    expect(pages).toEqual(plain);
+    expect((await api('/events', { query: { ...q, page: plain.length + 1 } })).status).toBe(404);
+    const yes = await api('/events', { query: { ...q, ticketed: true, per_page: 50 } });
+    expect(yes.json.total).toBe(made.length - plain.length + 2);
+  });
+});
+
 describe('capacity under concurrency (limit off)', () => {
   let server: OwnServer;
   let token: string;
