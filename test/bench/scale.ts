@@ -29,6 +29,8 @@ export interface ScaleOptions {
   keepTable?: boolean;
   /** The share of events that are occurrences of recurring series (0: none), and with it the series write scenarios. */
   recurring?: number;
+  /** Only the scenarios with these ids (null: all). */
+  only?: string[] | null;
   log?: (line: string) => void;
 }
 
@@ -154,7 +156,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
 
     const recorder = sc.installCommandRecorder(store);
     const scenarios: ScenarioResult[] = [];
-    for (const spec of sc.scenarioSpecs(targets)) {
+    for (const spec of sc.scenarioSpecs(targets).filter((x) => !o.only || o.only.includes(x.id))) {
       const r = await sc.measureScenario(http, spec, spec.method === 'POST' ? o.writeBounds : o.readBounds, recorder);
       log(`N=${o.n}: scenario ${r.id} ${r.method} ${r.path}: ${r.error ?? `${r.meter.requests} req, ${r.meter.rcu} RCU, ${r.meter.items} items read, ${r.itemsReturned} returned, p50 ${r.latency.p50.toFixed(1)} ms (${r.latency.samples} calls)`}`);
       scenarios.push(r);
