@@ -4,6 +4,9 @@
  * default, the event's ticketed/attendance/cost, the ticketed filter, and no personal data in the feed or the log.
  */
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { idempotentRequest, newIdempotencyStore } from '../../lib/store/idempotency.js';
 import { api, tokenFor } from '../support/api.js';
 import { send, startOwnServer, type OwnServer } from '../support/own-server.js';
 import { TEST_JWT_SECRET } from '../support/global-setup.js';
@@ -125,6 +128,19 @@ describe('attendees', () => {
     expect([first.status, again.status, again.json.id, again.headers.get('idempotent-replayed')]).toEqual([201, 201, first.json.id, 'true']);
     expect((await reserve(t.id, { quantity: 2 }, key)).status).toBe(422);
     expect((await api(`/tickets/${t.id}`)).json.capacity_details.sold).toBe(1);
+    // The stored first answer is sealed with the key: whoever reads the table finds neither the token nor the person.
+    const raw = new DynamoDBClient({ endpoint: process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT, region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const store = newIdempotencyStore(process.env.CALENDAR_TEST_TABLE!, raw);
+    // (Read with another payload hash: the store then hands the record over with its validation error.)
+    const record = await store.getRecord(idempotentRequest(`anonymous#ticket#${t.id}`, key['Idempotency-Key'], ''))
+      .catch((e: { existingRecord?: unknown }) => e.existingRecord as Awaited<ReturnType<typeof store.getRecord>>);
+    raw.destroy();
+    const stored = record.getResponse() as { body: string; iv?: string };
+    expect(stored.iv).toBeDefined();
+    const bytes = Buffer.from(stored.body, 'base64');
+    for (const secret of [first.json.token, 'ada@example.org']) expect(bytes.includes(secret)).toBe(false);
+    expect(() => gunzipSync(bytes)).toThrow();
   });
 
   test('the per-address limit with its default: the 11th reservation in a minute is 429 and takes no place', async () => {
