@@ -78,15 +78,17 @@ const attendeeCreateParams = [
     return s;
   })),
   withDefault(quantity, 1),
+  translationLanguage,
 ] as const;
 export type AttendeeCreateParams = ParamValues<typeof attendeeCreateParams>;
 
-const attendeeReadParams = [idParam('attendee'), token] as const;
+const attendeeReadParams = [idParam('attendee'), token, translationLanguage] as const;
 export type AttendeeReadParams = ParamValues<typeof attendeeReadParams>;
-const attendeeUpdateParams = [idParam('attendee'), token, quantity, boolParam('checked_in', 'whether the attendee came (organisers only)')] as const;
+const attendeeUpdateParams = [idParam('attendee'), token, quantity, boolParam('checked_in', 'whether the attendee came (organisers only)'),
+  translationLanguage] as const;
 export type AttendeeUpdateParams = ParamValues<typeof attendeeUpdateParams>;
 const attendeeListParams = [page, perPage, required(eventRef('event', 'the event (a series: every occurrence\'s attendees)')),
-  param('ticket', 'query', 'only this ticket\'s attendees', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v))] as const;
+  param('ticket', 'query', 'only this ticket\'s attendees', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)), translationLanguage] as const;
 export type AttendeeListParams = ParamValues<typeof attendeeListParams>;
 
 const update = (id: string, params: OperationSpec['params'], summary: string, response: string, capability: OperationSpec['capability'],
@@ -107,7 +109,7 @@ export const ticketRoutes: RouteSpec[] = [
     ...update('tickets.update', [idParam('ticket'), ...ticketWriteParams(false)], 'Updates a ticket (only the fields sent change)', 'Ticket',
       'edit_posts', [400, 401, 403, 404]),
     { id: 'tickets.delete', method: 'DELETE', summary: 'Deletes a ticket (one with attendees only with force=true, by an editor)',
-      capability: 'edit_posts', success: 200, errors: [401, 403, 404, 409], response: 'Ticket', params: [idParam('ticket'), forceParam] },
+      capability: 'edit_posts', success: 200, errors: [401, 403, 404, 409], response: 'Ticket', params: [idParam('ticket'), forceParam, translationLanguage] },
   ] },
   { path: '/events/{id}/tickets', group: 'events', operations: [
     { id: 'tickets.ofEvent', method: 'GET', summary: 'Lists an event\'s tickets (an occurrence: its own and its series\', with its places)',

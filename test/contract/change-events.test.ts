@@ -77,7 +77,7 @@ describe('change events on EventBridge', () => {
     const first = events[details.indexOf(mine[0])]!;
     expect(first).toMatchObject({ EventBusName: 'calendar-changes', Source: 'calendar.events', DetailType: 'event.created' });
     expect(events[details.indexOf(mine[2])]!.DetailType).toBe('event.deleted');
-    for (const e of events) expect(e.DetailType).toMatch(/^(event|venue|organizer|category|tag)\.(created|updated|deleted)$/);
+    for (const e of events) expect(e.DetailType).toMatch(/^(event|venue|organizer|category|tag|ticket)\.(created|updated|deleted)$/);
     // Void numbers (refused writes) publish nothing; everything else does.
     const published = records.filter((r) => !r.dynamodb!.NewImage!.void);
     expect(events).toHaveLength(published.length);

@@ -26,6 +26,9 @@ beforeAll(async () => {
     venue: venue.id, organizer: [organizer.id], categories: [category.id], tags: [tag.id] });
   const series = await made('/events', { title: `Series ${word}`, start_date: '2031-04-01 10:00', end_date: '2031-04-01 11:00',
     recurrence: ['RRULE:FREQ=WEEKLY;COUNT=3'] });
+  const ticket = await made('/tickets', { post_id: event.id, title: `Places ${word}`, capacity: 20 });
+  const attendee = await made('/attendees', { ticket_id: ticket.id, name: 'Ada', email: `ada-${word}@example.com` });
+  Object.assign(ids, { ticket: ticket.id, attendee: attendee.id, attendeeToken: attendee.token });
   Object.assign(ids, { venue: venue.id, venueSlug: venue.slug, organizer: organizer.id, organizerSlug: organizer.slug,
     category: category.id, categorySlug: category.slug, tag: tag.id, tagSlug: tag.slug, event: event.id, eventSlug: event.slug,
     series: series.id, word });
@@ -35,11 +38,15 @@ beforeAll(async () => {
 const reads = (): [string, string, boolean][] => ROUTES.flatMap((route) => route.operations
   .filter((op) => op.method === 'GET')
   .map((op): [string, string, boolean] => {
-    const kind = route.group === 'events' ? 'event' : route.group.replace(/ies$/, 'y').replace(/s$/, '');
+    const segment = route.path.split('/')[1]!;
+    const kind = segment === 'tickets' || segment === 'attendees' ? segment.replace(/s$/, '')
+      : route.group === 'events' ? 'event' : route.group.replace(/ies$/, 'y').replace(/s$/, '');
     const path = route.path
       .replace('{id}', String(route.path.includes('occurrences') ? ids.series : ids[kind]))
       .replace('{slug}', String(ids[`${kind}Slug`]));
-    const query = route.path === '/events' ? `?search=${ids.word}&start_date=2031-01-01` : '';
+    const query = route.path === '/events' ? `?search=${ids.word}&start_date=2031-01-01`
+      : route.path === '/attendees' ? `?event=${ids.event}`
+        : route.path === '/attendees/{id}' ? `?token=${ids.attendeeToken}` : '';
     return [`${op.method} ${route.path}`, `${path}${query}`, op.capability !== 'public'];
   }));
 

@@ -84,8 +84,10 @@ describe('serialize', () => {
   it('builds the reference §4.2 shape, drops empty values, appends show_map and the global ids', () => {
     const out = renderLinked('venue', venue(), ctx());
     expect(Object.keys(out)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue',
-      'description', 'slug', 'address', 'city', 'country', 'province', 'stateprovince', 'show_map', 'show_map_link', 'global_id',
-      'global_id_lineage']);
+      'description', 'slug', 'address', 'city', 'country', 'province', 'stateprovince', 'geo_lat', 'geo_lng', 'show_map', 'show_map_link',
+      'global_id', 'global_id_lineage']);
+    // Absent coordinates read 0 (contract §5, §18).
+    expect(out).toMatchObject({ geo_lat: 0, geo_lng: 0 });
     expect(out).toMatchObject({ url: 'https://site.example/venue/grand-hall/', show_map: false, show_map_link: true,
       global_id: 'api.example:8080?id=7', global_id_lineage: ['api.example:8080?id=7'] });
     expect(renderLinked('venue', venue(), ctx('de')).venue).toBe('Großer Saal');
