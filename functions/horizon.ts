@@ -5,6 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { runHorizonJob, type HorizonReport } from '../lib/events/horizon.js';
+import { repairRelocations } from '../lib/geo/relocate.js';
 import { observedHandler } from '../lib/observability/handler.js';
 import { logger } from '../lib/observability/logger.js';
 import { addStoreWork, metrics, MetricUnit } from '../lib/observability/metrics.js';
@@ -18,6 +19,9 @@ export const handler = observedHandler(async (_event: unknown, context: Context)
   const meter = newMeter();
   try {
     const report = await runInScope({ meter, deadline }, () => runHorizonJob());
+    // Venue moves whose requests died before moving every event (lib/geo/relocate.ts); venue writes finish them too.
+    const moves = await runInScope({ meter, deadline }, () => repairRelocations(100));
+    metrics.addMetric('VenueMovesFinished', MetricUnit.Count, moves);
     metrics.addMetric('SeriesExtended', MetricUnit.Count, report.extended);
     metrics.addMetric('RegenerationsFinished', MetricUnit.Count, report.finished);
     metrics.addMetric('SeriesLeft', MetricUnit.Count, report.left);

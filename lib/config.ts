@@ -14,6 +14,9 @@ export interface Config {
   cacheSeconds: number;
   /** How long the change log keeps changes, seconds (contract §16). */
   changesRetentionSeconds: number;
+  /** The default radius of a geo filter and its unit (contract §18). */
+  geolocRadius: number;
+  geolocUnit: 'mi' | 'km';
   jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
 }
 
@@ -26,6 +29,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recurrenceHorizonDays: wholeNumber(env.CALENDAR_RECURRENCE_HORIZON_DAYS, 1, 3660, 730),
     cacheSeconds: wholeNumber(env.CALENDAR_CACHE_SECONDS, 0, 31_536_000, 0),
     changesRetentionSeconds: wholeNumber(env.CALENDAR_CHANGES_RETENTION_SECONDS, 3600, 31_536_000, 2_592_000),
+    geolocRadius: positiveNumber(env.CALENDAR_GEOLOC_RADIUS, 25_000, 25),
+    geolocUnit: env.CALENDAR_GEOLOC_UNIT?.trim().toLowerCase() === 'km' ? 'km' : 'mi',
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.
@@ -41,6 +46,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function wholeNumber(raw: string | undefined, min: number, max: number, fallback: number): number {
   const n = Number(raw);
   return raw && Number.isInteger(n) && n >= min && n <= max ? n : fallback;
+}
+
+/** A number greater than 0 and at most max, else the default. */
+function positiveNumber(raw: string | undefined, max: number, fallback: number): number {
+  const n = Number(raw);
+  return raw && Number.isFinite(n) && n > 0 && n <= max ? n : fallback;
 }
 
 let cached: Config | null = null;

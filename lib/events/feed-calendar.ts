@@ -120,7 +120,11 @@ function locationOf(venue: Json): ICalLocation | null {
   const address = ['address', 'city', 'stateprovince', 'zip', 'country'].map((k) => text(venue[k])).filter(Boolean).join(', ');
   const title = text(venue.venue) || address;
   if (!title) return null;
-  return title === address || !address ? { title } : { title, address };
+  // GEO (contract §14, §18) when the venue has coordinates.
+  const lat = venue.geo_lat;
+  const lon = venue.geo_lng;
+  const geo = typeof lat === 'number' && typeof lon === 'number' && !(lat === 0 && lon === 0) ? { geo: { lat, lon } } : {};
+  return title === address || !address ? { title, ...geo } : { title, address, ...geo };
 }
 
 /** `event-<series or event id>@<CALENDAR_SITE_URL host, else "calendar">`: the same whoever asks, and however. */

@@ -142,6 +142,10 @@ export async function applyEventWrite(ctx: RequestContext<EventWriteParams>, exi
     if (links.venue === null) delete item.venue;
     else item.venue = links.venue;
   }
+  // The event is indexed in its venue's geo cells (lib/geo/cells.ts), as its venue is when read.
+  const cell = item.venue === undefined ? null : links.venueCell(item.venue);
+  if (cell === null) delete item.gh;
+  else if (cell !== undefined) item.gh = cell;
   if (p.password !== undefined) {
     if (p.password === '') delete item.pw;
     else item.pw = hashPassword(p.password);

@@ -47,6 +47,10 @@ export interface PlannedLinks {
   /** Post ids taken for the caller ahead of the new records' (the event's own id on create). */
   leadingIds: number[];
   transactItems(prev: EventItem | null, next: EventItem): Promise<TransactItem[]>;
+  /** A venue's geohash as planned or read (null: it has no coordinates; undefined: it was not read). */
+  venueCell(id: number): string | null | undefined;
+  /** Reused inline venues whose coordinates this write changes: their other events move after the commit. */
+  movedVenues: number[];
   /** The linked records as they are after the write (term counts included), for the response. */
   embeds(prev: EventItem | null, next: EventItem, ctx: RequestContext<EventWriteParams>): Embedded;
 }
@@ -183,7 +187,7 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
     build: (prev, next, extra) => p.build(contribution(p.item.kind, eventFacts(next), p.id) - contribution(p.item.kind, prev && eventFacts(prev), p.id)
       + (extra.find((m) => m.kind === p.item.kind && m.id === p.id)?.delta ?? 0)),
   }));
-  const out: Omit<PlannedLinks, 'transactItems' | 'embeds' | 'leadingIds'> = {};
+  const out: Omit<PlannedLinks, 'transactItems' | 'embeds' | 'leadingIds' | 'venueCell' | 'movedVenues'> = {};
   if (venueInput) out.venue = venue ? idOf(venue) : null;
   if (organizerInputs) out.organizers = [...new Set(organizers.map(idOf))];
   const newTerms: TermItem[] = [];
@@ -201,6 +205,12 @@ export async function planLinks(ctx: RequestContext<EventWriteParams>, existing:
   return {
     ...out,
     leadingIds: postIds.slice(0, leading),
+    movedVenues: plans.filter((p) => p.moved).map((p) => p.id),
+    venueCell: (id) => {
+      const record = plans.find((p) => p.id === id)?.item ?? (reads.has(postKey(id)) ? reads.get(postKey(id)) : undefined);
+      if (record === undefined) return undefined;
+      return typeof record?.gh === 'string' ? record.gh : null;
+    },
     transactItems: async (prev, next) => {
       const skip = new Set(inline.map((p) => p.key).filter(Boolean));
       // New terms start counted when the event is published: an occurrence linking one counts for its series so too.

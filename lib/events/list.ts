@@ -12,7 +12,9 @@ import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagina
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
-import { allEvents, authorSource, featuredSource, inheritedSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
+import { allEvents, authorSource, featuredSource, geoSource, inheritedSource, noGeoSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
+import { geoFilterOf, isCircle, rememberCircle } from '../geo/params.js';
+import { circleSources, venuesWithin } from '../geo/plan.js';
 import { seriesWithTerm } from './series-words.js';
 import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
@@ -73,12 +75,12 @@ const entryOf = (item: EventItem): EventIndexEntry => ({
 });
 
 /** Everything a list asks of one event, except search: the window (none: any date), visibility to the caller and the filters. */
-export function listTest(ctx: RequestContext<EventFilterParams>, window: ListWindow | null, userId: number | null):
-  (e: EventIndexEntry) => boolean {
+export function listTest(ctx: RequestContext<EventFilterParams>, window: ListWindow | null, userId: number | null,
+  geo: (e: EventIndexEntry) => boolean = () => true): (e: EventIndexEntry) => boolean {
   const p = ctx.params;
   const statuses = p.status;
   const featured = p.featured;
-  return (e) => !e.hidden
+  return (e) => !e.hidden && geo(e)
     && (!window || (within(e.startUtc, window.startMin, window.startMax) && within(e.endUtc, window.endMin, window.endMax)))
     && (p.post_parent === undefined || e.series === p.post_parent)
     && listVisible(ctx.caller, userId, statuses, e)
@@ -127,15 +129,17 @@ const flip = (b: Bound): Bound => ({ utc: b.utc, inclusive: !b.inclusive });
  * are still running at A come from runningPast, which reads only events that can be (they precede the others).
  */
 async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListWindow, page: number, perPage: number,
-  userId: number | null): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
+  userId: number | null, geo: GeoRead): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
   const source = countedSource(ctx);
-  if (!source || (!window.startMin && !window.endMin)) return null;
+  // A geo filter alone is counted on the sources of its circle (lib/geo/plan.ts), or on every event with coordinates.
+  const sources = geo.active ? (source === allEvents ? geo.sources : null) : source ? [source] : null;
+  if (!sources || (!window.startMin && !window.endMin)) return null;
   const statuses = countableStatuses(ctx.caller, p.status);
   // Authors and contributors see everyone's published events and their own in other statuses: two counted parts.
-  const split = statuses || source !== allEvents || userId === null ? null : ownAndPublished(ctx.caller, p.status);
-  const parts = statuses ? [{ source, statuses }]
-    : split ? [{ source, statuses: split.everyone }, { source: authorSource(userId!), statuses: split.own }].filter((x) => x.statuses.length)
+  const split = statuses || source !== allEvents || geo.active || userId === null ? null : ownAndPublished(ctx.caller, p.status);
+  const parts: { source: EventSource; statuses: string[] }[] | null = statuses ? sources.map((s) => ({ source: s, statuses }))
+    : split ? [{ source: allEvents, statuses: split.everyone }, { source: authorSource(userId!), statuses: split.own }].filter((x) => x.statuses.length)
       : null;
   if (!parts) return null;
   // An event that ends by the end bound starts by it too: the start range ends at the stricter of the two.
@@ -220,9 +224,10 @@ export async function listedEvents(ctx: RequestContext<EventFilterParams>, page:
   const p = ctx.params;
   const window = eventsWindow(ctx, defaultStart);
   const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
-  const accept = listTest(ctx, window, userId);
-  const counted = window ? await countedPage(ctx, window, page, perPage, userId) : null;
-  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept, page, perPage);
+  const geo = await geoRead(ctx);
+  const accept = listTest(ctx, window, userId, geo.test);
+  const counted = window ? await countedPage(ctx, window, page, perPage, userId, geo) : null;
+  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept, page, perPage, geo);
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
@@ -317,7 +322,7 @@ async function unindexedMatches(ctx: RequestContext<EventFilterParams>, range: {
  * filters the candidates do not carry, their records are read too and kept for the page.
  */
 async function filteredList(ctx: RequestContext<EventFilterParams>, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean,
-  page: number, perPage: number): Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
+  page: number, perPage: number, geo: GeoRead): Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
   const p = ctx.params;
   const words = p.search !== undefined ? queryWords(p.search) : null;
   let entries: EventIndexEntry[];
@@ -336,7 +341,7 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
     const candidates = wordSources.length === 0 || p.post_parent !== undefined ? null : await rarest(
       linkSources.length === 1 ? [...wordSources, linkSources[0]!] : wordSources, range);
     const reads = candidates && !(linkSources.length === 1 && candidates === linkSources[0]) ? [candidates]
-      : linkSources.length ? linkSources : [allEvents];
+      : linkSources.length ? linkSources : geo.sources ?? [allEvents];
     // A word's candidates include the occurrences that have the text of a series holding it.
     const wordIndex = candidates ? wordSources.indexOf(candidates) : -1;
     const series = wordIndex >= 0 ? await seriesMatching(ctx, termOf(words![wordIndex]!).term, words!, { from: range.startFrom, to: range.startTo }) : [];
@@ -361,6 +366,34 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
   return { total: entries.length, slice, full: slice.every((e) => full.has(e.id)) ? full : null };
 }
 
+/** What a list's geo filter reads (contract §18): its test on entries, and the sources that hold exactly its events. */
+interface GeoRead {
+  /** Whether the request has a geo filter. */
+  active: boolean;
+  test: (e: EventIndexEntry) => boolean;
+  /** Null without a geo filter; geoloc=true is GEO# (every event with coordinates), geoloc=false NOGEO. */
+  sources: EventSource[] | null;
+}
+
+/**
+ * The request's geo filter: with a point, the venues inside its circle (lib/geo/plan.ts) and the sources of their
+ * events; geoloc=true|false, the venues with coordinates (the byCell index: its reads grow with the venues, not
+ * the events).
+ */
+async function geoRead(ctx: RequestContext<EventFilterParams>): Promise<GeoRead> {
+  const filter = geoFilterOf(ctx.params);
+  rememberCircle(ctx, filter);
+  if (filter === null) return { active: false, test: () => true, sources: null };
+  if (isCircle(filter)) {
+    const circle = await venuesWithin(filter.point, filter.radiusKm);
+    const inside = new Set(circle.inside.map((v) => v.id));
+    return { active: true, test: (e) => e.venue !== undefined && inside.has(e.venue), sources: circleSources(circle) };
+  }
+  const located = new Set((await venuesWithin({ lat: 0, lng: 0 }, Infinity)).around.map((v) => v.id));
+  return { active: true, test: (e) => (e.venue !== undefined && located.has(e.venue)) === filter.has,
+    sources: [filter.has ? geoSource('') : noGeoSource] };
+}
+
 /** The value a client sent for a parameter, as sent (contract §9): lists comma-joined, never re-serialised. */
 const asSent = (raw: unknown): string | undefined =>
   raw === undefined ? undefined : Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'object' && raw !== null
@@ -373,7 +406,7 @@ const asSent = (raw: unknown): string | undefined =>
 function feedUrl(ctx: RequestContext<EventListParams>): string {
   const query = echoQuery(1, [
     ...[...DATE_KEYS, 'strict_dates', 'search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'geoloc',
-      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, asSent(ctx.raw[k])]),
+      'geoloc_lat', 'geoloc_lng', 'geoloc_radius', 'geoloc_unit', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, asSent(ctx.raw[k])]),
     ['post_parent', ctx.params.post_parent],
   ]).toString();
   return `${ctx.apiUrl}/events.ics${query ? `?${query}` : ''}`;
@@ -390,6 +423,6 @@ function echoEvents(ctx: RequestContext<EventListParams>, window: ListWindow | n
     ...DATE_KEYS.map((k): [string, unknown] => [k, window?.echo[k]]),
     ['strict_dates', asSent(ctx.raw.strict_dates)],
     ...['search', 'categories', 'tags', 'venue', 'organizer', 'featured', 'status', 'include', 'post_parent', 'geoloc',
-      'geoloc_lat', 'geoloc_lng', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, asSent(ctx.raw[k])]),
+      'geoloc_lat', 'geoloc_lng', 'geoloc_radius', 'geoloc_unit', 'ticketed', 'translation_language'].map((k): [string, unknown] => [k, asSent(ctx.raw[k])]),
   ]);
 }

@@ -31,6 +31,7 @@ import { serializeEvent } from './serialize.js';
 import { loadEvent } from './read.js';
 import { loadEmbeds } from './embed.js';
 import { planWords } from './words.js';
+import { relocateEvents } from '../geo/relocate.js';
 import { nowUtcWall } from '../time/format.js';
 import { changeLogActions, changesIn, noted } from '../store/changes.js';
 
@@ -66,9 +67,15 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     await series.after();
     eventsMetaStored(stored.startUtc, stored.endUtc);
     if (h) await afterCommit('writing the occurrences of a new series', () => finishSeries(stored.id, h));
+    await moveVenueEvents(links.movedVenues);
     const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
     return recordJson(201, body, stored.v, { Location: `${ctx.apiUrl}/events/${stored.id}` });
   });
+}
+
+/** After an event write that changed an inline venue's coordinates: that venue's other events move (lib/geo/relocate.ts). */
+async function moveVenueEvents(venues: number[]): Promise<void> {
+  for (const id of venues) await afterCommit(`moving the events of venue ${id}`, () => relocateEvents(id));
 }
 
 /** Loads the record for a write: 404 when missing, 403 when the caller may not change it, 412 on If-Match. */
@@ -90,7 +97,7 @@ const ifMatch = (ctx: RequestContext) => ({ ifMatch: ctx.headers['if-match'] !==
 export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promise<HttpResult> {
   const ids = new IdPool();
   let h: Hold | null = null;
-  const result = await retryConflicts<{ split: HttpResult } | { response: HttpResult; id: number }>(async (attempt) => {
+  const result = await retryConflicts<{ split: HttpResult } | { response: HttpResult; id: number; movedVenues: number[] }>(async (attempt) => {
     const existing = await loadForWrite(ctx);
     checkSeriesParams(ctx, existing);
     if (ctx.params.scope === 'following') return { split: await splitSeries(ctx, existing) };
@@ -114,9 +121,11 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
     await series.after();
     eventsMetaStored(item.startUtc, item.endUtc);
     const links = written.links;
-    return { response: recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v), id: stored.id };
+    return { response: recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v), id: stored.id,
+      movedVenues: links.movedVenues };
   }, ifMatch(ctx));
   if ('split' in result) return result.split;
+  await moveVenueEvents(result.movedVenues);
   const held = h as Hold | null;
   if (held) await afterCommit('regenerating the occurrences of a series', () => finishSeries(result.id, held));
   return result.response;

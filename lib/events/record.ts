@@ -34,6 +34,8 @@ export type EventItem = PostRecord<'event', EventText> & {
   featured: boolean;
   image?: string;
   venue?: number;
+  /** The venue's geohash as this event was last indexed with it (lib/geo/cells.ts). */
+  gh?: string;
   organizers: number[];
   categories: number[];
   tags: number[];
@@ -87,6 +89,7 @@ export const textOf = (item: Translated<EventText>, lang: Language, field: keyof
 export const eventFacts = (e: EventItem): LinkFacts => ({
   id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
   hidden: e.hidden || isSeries(e), venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
+  ...(e.venue !== undefined && e.gh !== undefined ? { gh: e.gh } : {}),
   ...(e.series !== undefined ? { series: e.series, ...(inheritsText(e) ? { inh: true } : {}), ...(e.own?.length ? { edited: true } : {}) } : {}),
 });
 

@@ -14,7 +14,10 @@ import { eventLinkItems } from './series-counts.js';
 
 function without(item: EventItem, kind: LinkKind, id: number): EventItem {
   const next: EventItem = { ...item, v: item.v + 1, modifiedUtc: nowUtcWall() };
-  if (kind === 'venue' && next.venue === id) delete next.venue;
+  if (kind === 'venue' && next.venue === id) {
+    delete next.venue;
+    delete next.gh;
+  }
   if (kind === 'organizer') next.organizers = next.organizers.filter((o) => o !== id);
   if (kind === 'category') next.categories = next.categories.filter((c) => c !== id);
   if (kind === 'tag') next.tags = next.tags.filter((t) => t !== id);

@@ -36,6 +36,7 @@ import { idsInNameItem, nameKey, nameWrites, showsName, type NameChange } from '
 import { EMPTY_MANIFEST, manifestKeyOf, manifestOf } from '../store/words.js';
 import { planLinkedWords, type LinkedWordPlan } from './words.js';
 import { noted } from '../store/changes.js';
+import { relocationItems } from '../geo/relocate.js';
 
 /** The parameters POST /venues (resp. /organizers) declares: inline objects are validated against them. */
 export function createSpecs(kind: LinkedKind): readonly ParamSpec[] {
@@ -69,6 +70,8 @@ export interface LinkedPlan {
    * to `linked` (a ConditionCheck when there is nothing to change at all).
    */
   build: (linkedDelta: number) => TransactItem[];
+  /** A reused venue whose cell this write changes: its other events move after the commit (lib/geo/relocate.ts). */
+  moved: boolean;
   /**
    * For POST /venues and /organizers, once the last built transaction committed: the search index work that did not
    * fit in it (lib/linked/words.ts). An event write does not call it: the record's marker says that its index waits.
@@ -158,8 +161,9 @@ export async function reuseOf(d: LinkedDraft, ctx: RequestContext, reads: ReadSe
     const changed = editable && !sameContent(existing, next);
     const item = changed ? next : existing;
     const words = wordsOf(() => planLinkedWords(d.kind, id, existing, item, manifestOf(reads.get(manifestKeyOf(id))), !own));
-    return { id, created: false, item, names: { kind: d.kind, id, prev: existing, next: item },
-      build: (delta) => [...updateExisting(existing, item, changed, delta), ...(changed ? words.build() : [])],
+    const markers = changed ? relocationItems(existing, item) : [];
+    return { id, created: false, item, names: { kind: d.kind, id, prev: existing, next: item }, moved: markers.length > 0,
+      build: (delta) => [...updateExisting(existing, item, changed, delta), ...(changed ? words.build() : []), ...markers],
       afterCommit: words.afterCommit };
   }
   return null;
@@ -172,7 +176,7 @@ export async function createOf(d: LinkedDraft, ctx: RequestContext, id: number, 
   const item: LinkedItem = { ...draft, slug, GSI1PK: `${d.kind}#${slug}`, GSI1SK: d.kind };
   const words = wordsOf(() => planLinkedWords(d.kind, id, null, item, EMPTY_MANIFEST, !own));
   return {
-    id, created: true, item, names: { kind: d.kind, id, prev: null, next: item },
+    id, created: true, item, names: { kind: d.kind, id, prev: null, next: item }, moved: false,
     build: (delta) => [
       noted({ Put: { TableName: table(), Item: { ...item, linked: delta }, ConditionExpression: 'attribute_not_exists(PK)' } }, null, item),
       guardPut(slugKey(d.kind, slug), id),

@@ -15,6 +15,10 @@ import type { PostRecord } from '../store/types.js';
 import { sanitizeHtml } from '../text/sanitize.js';
 import { nowUtcWall, type Wall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
+import { cellOf } from '../geo/cells.js';
+
+/** The byCell index partition of venues with coordinates. */
+export const GEO_VENUES = 'GEOV';
 
 export type LinkedKind = 'venue' | 'organizer';
 
@@ -55,6 +59,15 @@ export type LinkedItem = PostRecord<LinkedKind, LinkedText> & {
   spAuto?: boolean;
   showMap?: boolean;
   showMapLink?: boolean;
+  /** Coordinates (contract §18), both or neither. */
+  lat?: number;
+  lng?: number;
+  /** Set when a client wrote or cleared the coordinates: geocoding leaves them alone from then on. */
+  geoOwn?: boolean;
+  /** The geohash of the coordinates (lib/geo/cells.ts) when the venue has coordinates; the byCell index keys. */
+  gh?: string;
+  GSI3PK?: string;
+  GSI3SK?: string;
   image?: string;
   /** scrypt hash of the read password. */
   pw?: string;
@@ -166,6 +179,7 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
       if (derived) item.stateprovince = derived;
       else delete item.stateprovince;
     }
+    applyCoordinates(item, p.geo_lat, p.geo_lng);
     item.showMap = p.show_map ?? existing?.showMap ?? true;
     item.showMapLink = p.show_map_link ?? existing?.showMapLink ?? true;
   }
@@ -179,6 +193,33 @@ export async function applyLinkedWrite(kind: LinkedKind, ctx: RequestContext, p:
   }
   if (existing === null) item.linked = 0;
   return item;
+}
+
+/**
+ * A venue's coordinates after a write (contract §18): each sent value replaces the stored one (null clears it); the
+ * venue must end with both or neither. The geohash and its index keys follow, present only when the venue has
+ * coordinates (both set and not both 0).
+ */
+export function applyCoordinates(item: LinkedItem, lat: number | null | undefined, lng: number | null | undefined): void {
+  if (lat !== undefined || lng !== undefined) item.geoOwn = true;
+  if (lat === null) delete item.lat;
+  else if (lat !== undefined) item.lat = lat;
+  if (lng === null) delete item.lng;
+  else if (lng !== undefined) item.lng = lng;
+  if ((item.lat === undefined) !== (item.lng === undefined)) {
+    const missing = item.lat === undefined ? 'geo_lat' : 'geo_lng';
+    throw invalidParam(missing, `${missing} is required with ${missing === 'geo_lat' ? 'geo_lng' : 'geo_lat'}: send both coordinates or neither`);
+  }
+  const has = item.lat !== undefined && item.lng !== undefined && !(item.lat === 0 && item.lng === 0);
+  if (has) {
+    item.gh = cellOf({ lat: item.lat!, lng: item.lng! });
+    item.GSI3PK = GEO_VENUES;
+    item.GSI3SK = `${item.gh}#${pad(item.id)}`;
+  } else {
+    delete item.gh;
+    delete item.GSI3PK;
+    delete item.GSI3SK;
+  }
 }
 
 /** Whether a write changed anything a reader can see (a no-op de-duplication keeps the record's version). */

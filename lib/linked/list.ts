@@ -22,6 +22,11 @@ import { matchesSearch } from './search.js';
 import { filterAsync, searchLinked } from './search-list.js';
 import { queryWords } from '../text/words.js';
 import { isLocked, renderLinked } from './serialize.js';
+import { geoFilterOf, isCircle, rememberCircle, type GeoFilter } from '../geo/params.js';
+import { venuesWithin } from '../geo/plan.js';
+
+/** A value as the client sent it (echoed in rest_url). */
+const asSent = (raw: unknown): string | undefined => (typeof raw === 'string' || typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : undefined);
 
 /** A byStart index item of a venue/organizer (projection: id, status, author, nm, linked, slug, pw). */
 export interface LinkedIndexEntry {
@@ -84,7 +89,10 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
   // A plain list (no event, upcoming or search filter) is counted from the kind's status counts (and with has_events
   // from its non-empty counts) and reads only as many index items as its page needs.
   const countable = countableStatuses(ctx.caller, statuses);
-  const plain = countable && p.event === undefined && p.only_with_upcoming !== true && p.search === undefined;
+  // Venues take the geo filters of contract §18: with a point, the venues inside its circle, nearest first.
+  const geo = kind === 'venue' ? geoFilterOf(p) : null;
+  rememberCircle(ctx, geo);
+  const plain = countable && p.event === undefined && p.only_with_upcoming !== true && p.search === undefined && geo === null;
   const password = p.password;
   const locked = (item: LinkedItem) => isLocked(item, password) && !(p.context === 'edit' && canEdit(ctx.caller, userId, item));
   const fragments = p.search !== undefined ? queryWords(p.search) : null;
@@ -101,10 +109,8 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
       slice = entries.slice((page - 1) * perPage, page * perPage).map((e) => e.id);
     }
   }
-  if (total === null && p.search !== undefined && p.event === undefined) {
-    ({ total, ids: slice, full } = await searchLinked(kind, ctx, userId, page, perPage));
-  } else if (total === null) {
-    let entries = await filteredCollection(kind, ctx, userId);
+  if (total === null && (p.search === undefined || p.event !== undefined || geo !== null)) {
+    let entries = await filteredCollection(kind, ctx, userId, geo ? await geoCandidates(kind, geo) : undefined);
     if (fragments) {
       const items = (await batchGet(entries.map((e) => postKey(e.id)))) as LinkedItem[];
       full = new Map(items.map((i) => [i.id, i]));
@@ -115,6 +121,8 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
     }
     total = entries.length;
     slice = entries.slice((page - 1) * perPage, page * perPage).map((e) => e.id);
+  } else if (total === null) {
+    ({ total, ids: slice, full } = await searchLinked(kind, ctx, userId, page, perPage));
   }
 
   const totalPages = Math.ceil(total! / perPage);
@@ -144,12 +152,33 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
   }, listHeaders(total, totalPages, links));
 };
 
-/** Every index entry of the kind that the caller sees and the event, has_events and upcoming filters keep. */
-async function filteredCollection(kind: LinkedKind, ctx: RequestContext<LinkedListParams>, userId: number | null): Promise<LinkedIndexEntry[]> {
+/**
+ * The venues a geo filter keeps, in its order: inside the circle nearest first (then by id), or those with (without)
+ * coordinates in collection order. Reads grow with the venues around the circle, never with events.
+ */
+async function geoCandidates(kind: LinkedKind, geo: GeoFilter): Promise<LinkedIndexEntry[]> {
+  if (isCircle(geo)) {
+    return (await venuesWithin(geo.point, geo.radiusKm)).inside.map((v) => ({
+      id: v.id, status: v.status as PostStatus, author: v.author, linked: v.linked, slug: '', protected: v.pw,
+    }));
+  }
+  const [located, all] = await Promise.all([venuesWithin({ lat: 0, lng: 0 }, Infinity), queryCollection(kind)]);
+  const ids = new Set(located.around.map((v) => v.id));
+  return all.filter((e) => ids.has(e.id) === geo.has);
+}
+
+/**
+ * Every index entry of the kind (or of `base`, in its order) that the caller sees and the event, has_events and
+ * upcoming filters keep.
+ */
+async function filteredCollection(kind: LinkedKind, ctx: RequestContext<LinkedListParams>, userId: number | null,
+  base?: LinkedIndexEntry[]): Promise<LinkedIndexEntry[]> {
   const p = ctx.params;
   const statuses = p.status;
   // With `event`, only that event's venue or organizers (at most 10) are read, not the collection.
-  const all = p.event !== undefined ? await linkedOf(kind, p.event) : await queryCollection(kind);
+  const linked = p.event !== undefined ? new Set((await linkedOf(kind, p.event)).map((e) => e.id)) : null;
+  const all = base ? base.filter((e) => !linked || linked.has(e.id))
+    : p.event !== undefined ? await linkedOf(kind, p.event) : await queryCollection(kind);
   let entries = all.filter((e) => listVisible(ctx.caller, userId, statuses, e));
 
   if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);
@@ -171,6 +200,8 @@ function echoLinked(ctx: RequestContext<LinkedListParams>): URLSearchParams {
   return echoQuery(p.page, [
     ['per_page', p.per_page], ['event', p.event], ['has_events', p.has_events],
     ['only_with_upcoming', p.only_with_upcoming === true ? 'true' : undefined], ['status', p.status], ['search', p.search],
+    ['geoloc', asSent(ctx.raw.geoloc)], ['geoloc_lat', asSent(ctx.raw.geoloc_lat)], ['geoloc_lng', asSent(ctx.raw.geoloc_lng)],
+    ['geoloc_radius', asSent(ctx.raw.geoloc_radius)], ['geoloc_unit', asSent(ctx.raw.geoloc_unit)],
     ['translation_language', p.translation_language],
   ]);
 }

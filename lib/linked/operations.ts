@@ -19,6 +19,7 @@ import { afterCommit, retryConflicts } from '../store/retry.js';
 import { VersionConflict } from '../store/errors.js';
 import { findBySlug } from '../store/slugs.js';
 import { unlinkEverywhere } from '../events/unlink.js';
+import { relocateEvents, relocationItems, repairRelocations } from '../geo/relocate.js';
 import { nowUtcWall } from '../time/format.js';
 import { planLinked } from './inline.js';
 import { applyLinkedWrite, PLURAL, type LinkedItem, type LinkedKind } from './item.js';
@@ -71,6 +72,9 @@ export const createLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     // A slug taken, a match changed or a record of that name created between planning and writing: plan again.
     await commit(items);
     await plan.afterCommit();
+    // A venue reused with new coordinates moves its events (lib/geo/relocate.ts).
+    if (plan.moved) await afterCommit(`moving the events of ${kind} ${plan.id}`, () => relocateEvents(plan.id));
+    if (kind === 'venue') await afterCommit('finishing the moves of earlier venue writes', () => repairRelocations());
     return respond(kind, ctx, plan.item, 201, { Location: `${ctx.apiUrl}/${PLURAL[kind]}/${plan.id}` });
   });
 };
@@ -97,6 +101,7 @@ const withRetry = <T>(ctx: RequestContext, fn: (attempt: number) => Promise<T>):
 /** POST/PUT/PATCH /{kind}s/{id} and by-slug: a partial update; setting status trash trashes, another restores. */
 export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<LinkedUpdateParams>): Promise<HttpResult> => {
   let toTrash = false;
+  let relocate = false;
   let words: LinkedWordPlan | null = null;
   const result = await withRetry(ctx, async (attempt) => {
     const existing = await loadForWrite(kind, ctx);
@@ -106,12 +111,16 @@ export const updateLinked = (kind: LinkedKind) => async (ctx: RequestContext<Lin
     const stored = moved ? withSlug(kind, item, await new ReadSet(attempt > 0).freeSlug(kind, moved.slugBase, item.id, attempt)) : item;
     const counted = recordTransactItems(kind, existing.id, existing, stored);
     words = await wordsFor(kind, existing, stored);
-    await rewriteRecord(kind, existing, stored, [...counted.items, ...words.items], counted.conds);
+    const markers = relocationItems(existing, stored);
+    await rewriteRecord(kind, existing, stored, [...counted.items, ...words.items, ...markers], counted.conds);
     toTrash = stored.status === 'trash' && existing.status !== 'trash';
+    relocate = markers.length > 0;
     return stored;
   });
   await words!.after();
   if (toTrash) await afterCommit(`unlinking ${kind} ${result.id}`, () => unlinkEverywhere(kind, result.id));
+  if (relocate) await afterCommit(`moving the events of ${kind} ${result.id}`, () => relocateEvents(result.id));
+  if (kind === 'venue') await afterCommit('finishing the moves of earlier venue writes', () => repairRelocations());
   return respond(kind, ctx, result, 200);
 };
 

@@ -11,9 +11,11 @@ import { htmlToText } from '../text/sanitize.js';
 import { imageObject } from '../text/image.js';
 import { siteWall } from '../time/format.js';
 import {
-  always, dateTime, globalIdLineageSchema, globalIdSchema, imageOrFalse, int, jsonLd as jsonLdSchema, lockedBool, postStatus, sometimes, str,
+  always, dateTime, num, globalIdLineageSchema, globalIdSchema, imageOrFalse, int, jsonLd as jsonLdSchema, lockedBool, postStatus, sometimes, str,
   unlessEmpty, wireShape, type OpenApiSchema, type WireField,
 } from '../openapi/shape.js';
+import { circleOf } from '../geo/params.js';
+import { distanceKm, shownDistance } from '../geo/distance.js';
 import { OWN_FIELDS, textOf, type LinkedItem, type LinkedKind, type OwnField } from './item.js';
 
 export type Json = Record<string, unknown>;
@@ -71,6 +73,12 @@ function linkedShape(kind: LinkedKind) {
       (v) => linkedImage(v.item.image), false),
     ...Object.fromEntries(OWN_FIELDS[kind].map((f): [string, WireField<LinkedView>] =>
       [f, unlessEmpty(OWN_FIELD_SCHEMAS[f], (v) => v.item[f] ?? '', OWN_FIELD_BLANK[f])])),
+    ...(kind === 'venue' ? {
+      geo_lat: always(num('latitude in decimal degrees; 0 when the venue has no coordinates'), (v) => v.item.lat ?? 0, 0),
+      geo_lng: always(num('longitude in decimal degrees; 0 when the venue has no coordinates'), (v) => v.item.lng ?? 0, 0),
+      distance: sometimes(num('great-circle distance from the request\'s geoloc_lat/geoloc_lng, in its geoloc_unit, rounded to 2 '
+        + 'decimals; only on lists filtered by a point'), (v) => venueDistance(v.item, v.ctx)),
+    } : {}),
     json_ld: sometimes(jsonLdSchema(JSON_LD_TYPE[kind]), (v) => (v.jsonLd ? jsonLd(kind, v.item, v.ctx, v.blank) : undefined)),
     ...(kind === 'venue' ? {
       show_map: always(lockedBool('whether to show a map (true unless turned off)'), (v) => v.item.showMap ?? true, null),
@@ -123,12 +131,26 @@ function jsonLd(kind: LinkedKind, item: LinkedItem, ctx: RequestContext, blank: 
       ['addressRegion', item.stateprovince], ['postalCode', item.zip], ['addressCountry', item.country]];
     for (const [k, v] of parts) if (v) address[k] = v;
     if (Object.keys(address).length > 1) ld.address = address;
+    const geo = geoCoordinates(item);
+    if (geo) ld.geo = geo;
   } else if (item.email) {
     ld.email = item.email;
   }
   if (item.phone) ld.telephone = item.phone;
   if (item.website) ld.sameAs = item.website;
   return ld;
+}
+
+/** schema.org GeoCoordinates of a venue that has coordinates (contract §18), else undefined. */
+export function geoCoordinates(item: Pick<LinkedItem, 'gh' | 'lat' | 'lng'>): Json | undefined {
+  return item.gh !== undefined ? { '@type': 'GeoCoordinates', latitude: item.lat, longitude: item.lng } : undefined;
+}
+
+/** A venue's distance from the request's point, in its unit (lists filtered by a point only). */
+function venueDistance(item: LinkedItem, ctx: RequestContext): number | undefined {
+  const circle = circleOf(ctx);
+  if (!circle || item.gh === undefined) return undefined;
+  return shownDistance(distanceKm(circle.point, { lat: item.lat!, lng: item.lng! }), circle.unit);
 }
 
 /** Whether a password-protected record stays blanked for this password (undefined: none was sent). */

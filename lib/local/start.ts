@@ -166,6 +166,19 @@ async function main(): Promise<void> {
   void horizonWork(true);
   setInterval(() => void horizonWork(true), 86_400_000).unref();
   setInterval(() => void horizonWork(false), 60_000).unref();
+  // Venue moves whose requests died before moving every event (lib/geo/relocate.ts): at start, then every minute.
+  void finishVenueMoves(Date.now() + 60_000);
+  setInterval(() => void finishVenueMoves(Date.now()), 60_000).unref();
+}
+
+async function finishVenueMoves(now: number): Promise<void> {
+  try {
+    const { repairRelocations } = await import('../geo/relocate.js');
+    const done = await repairRelocations(100, now);
+    if (done) info(`Geolocation: finished moving the events of ${done} venue(s) of earlier writes.`);
+  } catch (e) {
+    info(`Geolocation: could not finish earlier venue moves (${(e as Error).message}); it is tried again later.`);
+  }
 }
 
 async function horizonWork(extend: boolean): Promise<void> {

@@ -14,6 +14,7 @@ export const ref = (name: string): OpenApiSchema => ({ $ref: `#/components/schem
 export const refd = (name: string, description: string): OpenApiSchema => ({ allOf: [ref(name)], description });
 export const str = (description: string, extra: OpenApiSchema = {}): OpenApiSchema => ({ type: 'string', ...extra, description });
 export const int = (description: string, extra: OpenApiSchema = {}): OpenApiSchema => ({ type: 'integer', ...extra, description });
+export const num = (description: string, extra: OpenApiSchema = {}): OpenApiSchema => ({ type: 'number', ...extra, description });
 export const bool = (description: string): OpenApiSchema => ({ type: 'boolean', description });
 /** A boolean that a password-protected record shows as null until its password is given. */
 export const lockedBool = (description: string): OpenApiSchema =>

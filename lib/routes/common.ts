@@ -5,6 +5,7 @@ import { LANGUAGES, type Language, type ParamSpec, type ParamValues, type ParseC
 import { MAX_LIST, parseBoolean, parseEnum, parsePositiveInt, parseString, TEXT_LIMITS } from './parsers.js';
 import { anyCaseEnum, queryList, text } from './schemas.js';
 import { MAX_QUERY_WORDS, queryWords } from '../text/words.js';
+import { MAX_RADIUS, parseLatitude, parseLongitude, parseRadius, parseUnit } from '../geo/params.js';
 
 /** A parameter whose handler gets `T | undefined` (see `required` and `withDefault` for the others). */
 export function param<N extends string, T>(name: N, where: ParamSpec['in'], description: string, schema: Schema,
@@ -126,3 +127,18 @@ export const statusFilter = (what: string) =>
 
 export const statusWrite = (what: string) =>
   param('status', 'body', `the ${what} status (any letter case)`, anyCaseEnum(POST_STATUSES), parseEnum(POST_STATUSES));
+
+/** The geo filters of /events, /events.ics and /venues (contract §18); combined and resolved by lib/geo/params.ts. */
+export const geoParams = (what: string) => [
+  boolParam('geoloc', `true: only ${what} whose venue has coordinates; false: only those whose venue has none (no venue `
+    + 'included); not with a point', 'query'),
+  param('geoloc_lat', 'query', `latitude of a point (decimal degrees, -90 to 90): only ${what} within the radius of it; needs geoloc_lng`,
+    { type: 'number', minimum: -90, maximum: 90 }, parseLatitude),
+  param('geoloc_lng', 'query', 'longitude of the point (decimal degrees, -180 to 180); needs geoloc_lat',
+    { type: 'number', minimum: -180, maximum: 180 }, parseLongitude),
+  param('geoloc_radius', 'query', `radius around the point, in geoloc_unit (greater than 0, at most ${MAX_RADIUS}); default: `
+    + 'CALENDAR_GEOLOC_RADIUS (25) in CALENDAR_GEOLOC_UNIT (mi); needs a point',
+  { type: 'number', minimum: 0, maximum: MAX_RADIUS }, parseRadius),
+  param('geoloc_unit', 'query', 'mi or km (any case): the unit of geoloc_radius and of every distance; default CALENDAR_GEOLOC_UNIT (mi); '
+    + 'needs a point', anyCaseEnum(['mi', 'km']), parseUnit),
+] as const;

@@ -3,10 +3,10 @@ import { ParamError } from '../model/errors.js';
 import { validateFilterDate } from '../time/list-bounds.js';
 import {
   boolParam, checking, contextParam, forceParam, idParam, page, param, passwordRead, perPage, requiredWhen, resolving, search,
-  slugParam, statusFilter, statusWrite, translationLanguage, withDefault,
+  slugParam, statusFilter, statusWrite, translationLanguage, withDefault, geoParams,
 } from './common.js';
 import type { LinkInput, LinkRef } from '../model/links.js';
-import { MAX_LIST, parseBoolean, parseEnum, parseIdList, parseList, parseNumber, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
+import { MAX_LIST, parseBoolean, parseEnum, parseIdList, parseList, parsePositiveInt, parseString, parseUrl, TEXT_LIMITS } from './parsers.js';
 import type { AnyParam, OperationSpec, ParamValues, RecordRefParams, RouteSpec, Schema } from './types.js';
 import { dateInput, NOT_BLANK, queryList, text, urlOrEmpty } from './schemas.js';
 import { normalizeTimezone } from '../time/zones.js';
@@ -39,9 +39,7 @@ const eventFilterParams = [
     'organizer'),
   boolParam('featured', 'true: only featured events; false: only events that are not featured', 'query'),
   statusFilter('event'),
-  boolParam('geoloc', 'accepted for compatibility; has no effect', 'query'),
-  param('geoloc_lat', 'query', 'accepted for compatibility; has no effect', { type: 'number' }, parseNumber),
-  param('geoloc_lng', 'query', 'accepted for compatibility; has no effect', { type: 'number' }, parseNumber),
+  ...geoParams('events'),
   param('include', 'query', 'only these event ids (the date window is ignored)', queryList({ type: 'integer', minimum: 1 }),
     parseIdList),
   resolving(param('post_parent', 'query', 'events whose parent is this event', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),

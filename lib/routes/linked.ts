@@ -1,12 +1,17 @@
 /** The /venues and /organizers routes (reference §4.2–4.3, §7, §9.2, §10.2–10.3). */
 import {
-  boolParam, contextParam, forceParam, idParam, page, param, passwordRead, perPage, requiredWhen, resolving, search, slugParam,
+  boolParam, contextParam, geoParams, forceParam, idParam, page, param, passwordRead, perPage, requiredWhen, resolving, search, slugParam,
   statusFilter, statusWrite, translationLanguage,
 } from './common.js';
 import { parsePositiveInt, parseString, parseTruthy, parseUrl, TEXT_LIMITS } from './parsers.js';
 import { ParamError } from '../model/errors.js';
 import type { AnyParam, Group, OperationSpec, ParamValues, RecordRefParams, RouteSpec } from './types.js';
 import { dateInput, text as textSchema, urlOrEmpty } from './schemas.js';
+import { parseCoordinateWrite } from '../geo/params.js';
+
+const coordinate = <N extends string>(name: N, what: string, limit: 90 | 180) => param(name, 'body',
+  `${what} in decimal degrees (-${limit} to ${limit}; a number or a decimal string); null or "" clears it. Send both coordinates or neither`,
+  { anyOf: [{ type: 'number', minimum: -limit, maximum: limit, nullable: true }, { type: 'string' }] }, parseCoordinateWrite(limit));
 
 type Kind = 'venue' | 'organizer';
 
@@ -32,6 +37,8 @@ const FIELDS = {
     websiteParam,
     boolParam('show_map', 'whether to show a map (default true)'),
     boolParam('show_map_link', 'whether to show a map link (default true)'),
+    coordinate('geo_lat', 'latitude', 90),
+    coordinate('geo_lng', 'longitude', 180),
   ],
   organizer: [
     text('phone', 'phone number'),
@@ -84,6 +91,7 @@ function listParams(kind: Kind) {
       + 'event visible to the caller; any other value: no such filter',
       { type: 'string', default: 'false' }, parseTruthy),
     statusFilter(kind),
+    ...(kind === 'venue' ? geoParams('venues') : []),
     passwordRead,
     contextParam,
     translationLanguage,

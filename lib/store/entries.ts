@@ -27,6 +27,8 @@ export interface EventIndexEntry {
   inh?: boolean;
   /** An occurrence that set fields of its own (entry items only). */
   edited?: boolean;
+  /** Its venue's geohash (entry items only: the byStart index does not carry it). */
+  gh?: string;
 }
 
 /** An entry item of an event under `pk`, sorted by start, with the facts lists filter on. */
@@ -36,7 +38,7 @@ export function entryItem(pk: string, e: LinkFacts): Item {
     SK: eventStartSortKey(e.startUtc, e.id),
     id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
     venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
-    series: e.series, inh: e.inh || undefined, edited: e.edited || undefined,
+    series: e.series, inh: e.inh || undefined, edited: e.edited || undefined, gh: e.gh,
   };
 }
 
@@ -48,6 +50,7 @@ export const entryOfItem = (item: Item): EventIndexEntry => ({
   categories: (item.categories as number[] | undefined) ?? [], tags: (item.tags as number[] | undefined) ?? [],
   hidden: item.hidden === true, series: item.series as number | undefined,
   inh: item.inh === true || undefined, edited: item.edited === true || undefined,
+  ...(typeof item.gh === 'string' ? { gh: item.gh } : {}),
 });
 
 /** Start order, ties by id. */

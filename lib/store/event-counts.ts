@@ -22,7 +22,8 @@ import { counterAdd } from './counters.js';
 import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
 import type { EventSource } from './event-sources.js';
 import { durationBucket, fromUtcMs, toUtcMs, type EventsMeta } from './events.js';
-import { authorPartition, countKey, FEATURED_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
+import { authorPartition, countKey, FEATURED_PARTITION, geoPartition, NOGEO_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
+import { cellsOf } from '../geo/cells.js';
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
 import { queryAll, queryEntries } from './records.js';
@@ -46,7 +47,13 @@ const STATUS_CODES: Record<string, string> = { publish: 'p', future: 'f', draft:
 export const countAttribute = (prefix: string, status: string, day?: string): string =>
   `${prefix}${STATUS_CODES[status] ?? `(${status})`}${day ?? ''}`;
 
-/** The sources (count partitions) a listed event is in: every event, its links, the featured events. */
+/** The geo partitions a listed event is in: its venue's cells, or the events without coordinates (lib/geo/cells.ts). */
+export const geoPartitionsOf = (e: LinkFacts): string[] => (e.gh !== undefined ? cellsOf(e.gh).map(geoPartition) : [NOGEO_PARTITION]);
+
+/**
+ * The sources (count partitions) a listed event is in: every event, its links, the featured events, its venue's geo
+ * cells or the events without coordinates.
+ */
 function sourcesOf(e: LinkFacts): string[] {
   return [
     'EVENTS',
@@ -55,6 +62,7 @@ function sourcesOf(e: LinkFacts): string[] {
     ...e.categories.map((id) => relPartition('category', id)),
     ...e.tags.map((id) => relPartition('tag', id)),
     ...(e.featured ? [FEATURED_PARTITION] : []),
+    ...geoPartitionsOf(e),
     authorPartition(e.author),
     ...(e.series !== undefined ? [seriesPartition(e.series)] : []),
   ];

@@ -6,7 +6,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
 import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
-import { authorPartition, eventYearPartition, FEATURED_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
+import { authorPartition, eventYearPartition, FEATURED_PARTITION, geoPartition, NOGEO_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
 import { queryAll, type Item } from './records.js';
 import { seriesPartition } from './series.js';
 
@@ -103,6 +103,12 @@ function withSeriesSpans(source: EventSource, id: number, holds: (e: EventIndexE
 
 /** The featured events (listed ones only: hidden events have no entries). */
 export const featuredSource: EventSource = entryPartition(FEATURED_PARTITION, (e) => e.featured === true);
+
+/** The listed events whose venue's geohash starts with `cell` ('' : every event whose venue has coordinates). */
+export const geoSource = (cell: string): EventSource => entryPartition(geoPartition(cell), (e) => e.gh?.startsWith(cell) === true);
+
+/** The listed events whose venue has no coordinates, or that have no venue (`geoloc=false`). */
+export const noGeoSource: EventSource = entryPartition(NOGEO_PARTITION, (e) => e.gh === undefined);
 
 /** Every entry of a source with start in [from, to] (sort-key strings, either side open), in start order. */
 export async function readSource(source: EventSource, range: { startFrom?: string; startTo?: string }): Promise<EventIndexEntry[]> {

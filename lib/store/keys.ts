@@ -34,5 +34,9 @@ export const seriesSpanPartition = (tier: number, series: number): string => `SS
 export const authorPartition = (author: number): string => `AUTHOR#${author}`;
 /** The featured events, sorted by start like a relationship partition: `featured=true` lists read only these. */
 export const FEATURED_PARTITION = 'FEATURED';
+/** The listed events whose venue lies in a geohash cell (lib/geo/cells.ts); `GEO#` alone: every event with coordinates. */
+export const geoPartition = (cell: string): string => `GEO#${cell}`;
+/** The listed events whose venue has no coordinates, or that have no venue (`geoloc=false`). */
+export const NOGEO_PARTITION = 'NOGEO';
 /** Count items of an event source (lib/store/event-counts.ts): one per UTC month of the start. */
 export const countKey = (source: string, month: string) => ({ PK: `C#${source}`, SK: month });

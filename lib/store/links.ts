@@ -10,7 +10,7 @@ import { db, table } from './client.js';
 import { authorPartition, eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey } from './keys.js';
 import { byStart, entryItem, entryOfItem } from './entries.js';
 import type { EventIndexEntry } from './events.js';
-import { eventCountItems } from './event-counts.js';
+import { eventCountItems, geoPartitionsOf } from './event-counts.js';
 import { queryAll, type Item } from './records.js';
 import type { TransactItem } from './types.js';
 import { crossing, EXISTS, ItemActions, planCategoryChanges, sideConds, type CategoryChange, type CategoryReader } from './nonempty.js';
@@ -86,6 +86,26 @@ function relationshipItems(prev: LinkFacts | null, next: LinkFacts | null): Tran
     !== JSON.stringify(entryItem(authorPartition(listedNext.author), listedNext))) {
     items.push({ Put: { TableName: table(), Item: entryItem(authorPartition(listedNext.author), listedNext) } });
   }
+  items.push(...geoEntryItems(listedPrev, listedNext));
+  return items;
+}
+
+/**
+ * A listed event's entries in its venue's geo cells (lib/geo/cells.ts), or in the events without coordinates, each put
+ * only when it changes.
+ */
+function geoEntryItems(prev: LinkFacts | null, next: LinkFacts | null): TransactItem[] {
+  const entries = (e: LinkFacts | null) => new Map(e ? geoPartitionsOf(e).map((pk) => {
+    const item = entryItem(pk, e);
+    return [`${String(item.PK)}|${String(item.SK)}`, item];
+  }) : []);
+  const before = entries(prev);
+  const after = entries(next);
+  const items: TransactItem[] = [];
+  for (const [key, b] of before) {
+    if (!after.has(key)) items.push({ Delete: { TableName: table(), Key: { PK: String(b.PK), SK: String(b.SK) } } });
+  }
+  for (const [key, a] of after) if (JSON.stringify(before.get(key)) !== JSON.stringify(a)) items.push({ Put: { TableName: table(), Item: a } });
   return items;
 }
 
@@ -147,6 +167,12 @@ export async function linkTransactItems(prev: LinkFacts | null, next: LinkFacts 
     const key = targetKey(m.kind, m.id);
     actions.require(key, EXISTS);
     if (m.notTrashed) actions.require(key, { attr: 'status', op: '<>', value: 'trash' });
+    // A new link indexes the event in the venue's cells as planned, "no cell" included: a venue moved, given or cleared
+    // coordinates meanwhile (whose events are being moved by a consistent query of its relationship items, which
+    // cannot see this one yet) makes the write plan again, so the event is never left in a cell its venue left.
+    if (m.notTrashed && m.kind === 'venue' && next) {
+      actions.require(key, next.gh !== undefined ? { attr: 'gh', op: '=', value: next.gh } : { absent: 'gh' });
+    }
     const read = reads.get(key);
     if (m.delta === 0 || !read) continue; // (a missing target fails the condition: the write plans again)
     const attr = counterAttribute(m.kind);

@@ -25,9 +25,10 @@ import type { Key, TransactItem } from './types.js';
 export const NONEMPTY_PARTITION = 'NONEMPTY';
 export const nonEmptyKey = (kind: LinkKind): Key => ({ PK: NONEMPTY_PARTITION, SK: kind });
 
-/** A condition on one attribute of an item (a missing number reads as 0), or on the item's presence. */
+/** A condition on one attribute of an item (a missing number reads as 0), on an attribute's absence, or on the item's presence. */
 export type Cond =
   | { exists: boolean }
+  | { absent: string }
   | { attr: string; op: '=' | '<>' | '>=' | '<='; value: number | string };
 
 export const EXISTS: Cond = { exists: true };
@@ -43,6 +44,10 @@ export function renderConds(conds: Cond[], prefix: string): { expression: string
   const parts = conds.map((c, i) => {
     if ('exists' in c) return c.exists ? 'attribute_exists(PK)' : 'attribute_not_exists(PK)';
     const n = `#${prefix}${i}`;
+    if ('absent' in c) {
+      names[n] = c.absent;
+      return `attribute_not_exists(${n})`;
+    }
     const v = `:${prefix}${i}`;
     names[n] = c.attr;
     values[v] = c.value;

@@ -38,6 +38,11 @@ export const TABLE = {
         'slug', 'nm', 'linked', 'parent', 'cnt',
       ],
     },
+    /**
+     * Venues with coordinates by geohash (sparse: GSI3PK = "GEOV", GSI3SK = "<geohash>#<id>", lib/geo/cells.ts): the
+     * venues of a geohash cell are one sort-key prefix.
+     */
+    { name: 'byCell', partitionKey: 'GSI3PK', sortKey: 'GSI3SK', projection: ['id', 'status', 'author', 'pw', 'lat', 'lng', 'linked'] },
   ] as const satisfies readonly IndexDefinition[],
 } as const;
 

@@ -22,6 +22,8 @@ export interface LinkFacts {
   categories: number[];
   tags: number[];
   pw?: string;
+  /** The geohash of its venue's coordinates when the venue has some (lib/geo/cells.ts): the event's geo cells. */
+  gh?: string;
   /** An occurrence's series (contract §13): it is listed in the series' partition and counts towards no counter. */
   series?: number;
   /** An occurrence whose text is its series': searches find it through the series (lib/events/series-words.ts). */

@@ -385,12 +385,12 @@ describe('GET /events — parameter validation', () => {
     expect(ids(res.json.events)).toEqual([ev.id]);
   });
 
-  it('geoloc, geoloc_lat and geoloc_lng are accepted and have no effect', async () => {
+  it('geoloc filters by the venue (contract §18, test/contract/geo.test.ts): an event without a venue is not near a point', async () => {
     const day = block(1);
     const ev = await createEvent(onDay(day, '10:00', '11:00'));
     const res = await list({ ...window(day, 1), geoloc: 'true', geoloc_lat: '45.5', geoloc_lng: '-73.6' });
     expect(res.status).toBe(200);
-    expect(ids(res.json.events)).toEqual([ev.id]);
+    expect(ids(res.json.events)).not.toContain(ev.id);
     expectInvalidParam(await list({ geoloc: 'maybe' }), 'geoloc');
   });
 

@@ -8,7 +8,7 @@ import { api, serverOrigin, tokenFor } from '../support/api.js';
 import { expectInvalid, expectStatus, uid } from './helpers/events.js';
 
 const KEY_ORDER = ['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'description', 'excerpt',
-  'slug', 'image', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'json_ld',
+  'slug', 'image', 'address', 'city', 'country', 'province', 'state', 'zip', 'phone', 'website', 'stateprovince', 'geo_lat', 'geo_lng', 'json_ld',
   'show_map', 'show_map_link', 'global_id', 'global_id_lineage'];
 
 let editor: string;
@@ -41,10 +41,10 @@ describe('venue shape (reference §4.2)', () => {
     expect(Object.keys(got.json)).toEqual(KEY_ORDER);
   });
 
-  it('drops every empty field, keeps show_map/show_map_link (true by default) and the global ids', async () => {
+  it('drops every empty field, keeps geo_lat/geo_lng (0 when absent, contract §5), show_map/show_map_link (true by default) and the global ids', async () => {
     const v = await make();
     expect(Object.keys(v)).toEqual(['id', 'author', 'status', 'date', 'date_utc', 'modified', 'modified_utc', 'url', 'venue', 'slug',
-      'show_map', 'show_map_link', 'global_id', 'global_id_lineage']);
+      'geo_lat', 'geo_lng', 'show_map', 'show_map_link', 'global_id', 'global_id_lineage']);
     expect([v.show_map, v.show_map_link]).toEqual([true, true]);
   });
 

@@ -22,6 +22,7 @@ import { resetConfig } from '../../lib/config.js';
 import { ensureTable } from '../../lib/local/dynamodb-local.js';
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { setClient } from '../../lib/store/client.js';
+import { repairRelocations } from '../../lib/geo/relocate.js';
 import { postKey } from '../../lib/store/keys.js';
 import { slugify } from '../../lib/text/slug.js';
 import { captureOutput } from '../support/capture-output.js';
@@ -222,6 +223,81 @@ describe('event writes racing other writers (real DynamoDB)', () => {
     const ev = created(await event({ venue: { venue: venue.venue, phone: '2' } }));
     expect(ev.venue).toMatchObject({ id: venue.id, phone: '2', city: 'Faro' });
     expect((await call('venues', 'GET', `/venues/${venue.id}`)).json).toMatchObject({ phone: '2', city: 'Faro' });
+  });
+
+  describe('the geo index (contract §18) stays exact when venues move', () => {
+    const near = async (lat: number, lng: number, query = '') => (await call('events', 'GET', '/events', undefined,
+      `geoloc_lat=${lat}&geoloc_lng=${lng}&start_date=2044-01-01&end_date=2045-01-01&per_page=50${query}`)).json.events.map((e: any) => e.id);
+    const storedCell = async (id: number) =>
+      (await real.send(new GetCommand({ TableName: table, Key: postKey(id), ConsistentRead: true }))).Item!.gh;
+    const marker = async (venueId: number) =>
+      (await real.send(new GetCommand({ TableName: table, Key: { PK: 'GSYNC', SK: String(venueId).padStart(10, '0') }, ConsistentRead: true }))).Item;
+
+    it('a venue given coordinates between an event\'s plan and its write → the event is indexed in the venue\'s cell', async () => {
+      // The venue's move queries its relationship partition before the new link exists: the link's condition on the
+      // venue's cell ("none" included) makes the event's write plan again with the new one.
+      const venue = created(await call('venues', 'POST', '/venues', { venue: `Placed hall ${uid()}` }));
+      beforeNextTransaction = () => call('venues', 'PATCH', `/venues/${venue.id}`, { geo_lat: 48.8566, geo_lng: 2.3522 });
+      const ev = created(await event({ venue: venue.id }));
+      expect(beforeNextTransaction).toBeNull();
+      expect(ev.venue).toMatchObject({ geo_lat: 48.8566, geo_lng: 2.3522 });
+      expect(await near(48.85, 2.35)).toContain(ev.id);
+      expect(await storedCell(ev.id)).toBe(await storedCell(venue.id));
+    });
+
+    it('a venue whose coordinates are cleared between an event\'s plan and its write → the event is in no cell', async () => {
+      const venue = created(await call('venues', 'POST', '/venues', { venue: `Unplaced hall ${uid()}`, geo_lat: 41.15, geo_lng: -8.61 }));
+      beforeNextTransaction = () => call('venues', 'PATCH', `/venues/${venue.id}`, { geo_lat: null, geo_lng: null });
+      const ev = created(await event({ venue: venue.id }));
+      expect(beforeNextTransaction).toBeNull();
+      expect(await near(41.15, -8.61)).not.toContain(ev.id);
+      expect(await storedCell(ev.id)).toBeUndefined();
+      const without = (await call('events', 'GET', '/events', undefined, 'geoloc=false&start_date=2044-01-01&end_date=2045-01-01&per_page=50')).json;
+      expect(without.events.map((e: any) => e.id)).toContain(ev.id);
+    });
+
+    it('a move whose request dies before moving every event leaves its marker; the repair finishes it exactly once', async () => {
+      const venue = created(await call('venues', 'POST', '/venues', { venue: `Moving hall ${uid()}`, geo_lat: 38.72, geo_lng: -9.14 }));
+      const ev = created(await event({ venue: venue.id }));
+      expect(await near(38.72, -9.14)).toContain(ev.id);
+      const warnings = captureOutput();
+      try {
+        afterNextTransaction = () => (contention = true);
+        timeLimitMs = 1500;
+        expect((await call('venues', 'PATCH', `/venues/${venue.id}`, { geo_lat: 37.02, geo_lng: -7.93 })).status).toBe(200);
+        timeLimitMs = 10_000;
+        contention = false;
+        expect(warnings.lines().filter((l) => l.level === 'WARN').map((l) => l.message))
+          .toContain(`moving the events of venue ${venue.id} did not finish; the next write of the record finishes it`);
+      } finally {
+        warnings.restore();
+      }
+      const left = await marker(venue.id);
+      expect(left).toMatchObject({ v: expect.any(Number) });
+      // Not yet due (the request that put it may still be working): nothing moves.
+      expect(await repairRelocations(10)).toBe(0);
+      expect(await near(37.02, -7.93)).not.toContain(ev.id);
+      // Due a minute later: the events move once, the marker goes; a second run finds nothing to do.
+      expect(await repairRelocations(10, Date.now() + 61_000)).toBe(1);
+      expect(await marker(venue.id)).toBeUndefined();
+      expect(await near(37.02, -7.93)).toContain(ev.id);
+      expect(await near(38.72, -9.14)).not.toContain(ev.id);
+      const version = (await call('events', 'GET', `/events/${ev.id}`)).json;
+      expect(await repairRelocations(10, Date.now() + 61_000)).toBe(0);
+      expect(await storedCell(ev.id)).toBe(await storedCell(venue.id));
+      expect((await call('events', 'GET', `/events/${ev.id}`)).json.modified).toBe(version.modified);
+    });
+
+    it('an event write that changes a reused inline venue\'s coordinates moves the venue\'s other events', async () => {
+      const name = `Shared hall ${uid()}`;
+      const venue = created(await call('venues', 'POST', '/venues', { venue: name, geo_lat: 40.41, geo_lng: -3.70 }));
+      const first = created(await event({ venue: venue.id }));
+      const second = created(await event({ venue: { venue: name, geo_lat: 39.47, geo_lng: -0.38 } }));
+      expect(second.venue).toMatchObject({ id: venue.id, geo_lat: 39.47, geo_lng: -0.38 });
+      expect(await near(39.47, -0.38)).toEqual(expect.arrayContaining([first.id, second.id]));
+      expect(await near(40.41, -3.70)).not.toContain(first.id);
+      expect(await marker(venue.id)).toBeUndefined();
+    });
   });
 
   it('contention that does not end is retried until the time runs out → 503 rest_unavailable; nothing is stored', async () => {
