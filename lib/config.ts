@@ -17,6 +17,10 @@ export interface Config {
   /** The default radius of a geo filter and its unit (contract §18). */
   geolocRadius: number;
   geolocUnit: 'mi' | 'km';
+  /** Reservations a minute for one ticket from one client address (contract §19); 0 turns the limit off. */
+  rsvpRateLimit: number;
+  /** The default currency of tickets (ISO 4217). */
+  currency: string;
   jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
 }
 
@@ -31,6 +35,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     changesRetentionSeconds: wholeNumber(env.CALENDAR_CHANGES_RETENTION_SECONDS, 3600, 31_536_000, 2_592_000),
     geolocRadius: positiveNumber(env.CALENDAR_GEOLOC_RADIUS, 25_000, 25),
     geolocUnit: env.CALENDAR_GEOLOC_UNIT?.trim().toLowerCase() === 'km' ? 'km' : 'mi',
+    rsvpRateLimit: wholeNumber(env.CALENDAR_RSVP_RATE_LIMIT, 0, 1_000_000, 10),
+    currency: /^[A-Z]{3}$/.test(env.CALENDAR_CURRENCY ?? '') ? env.CALENDAR_CURRENCY! : 'USD',
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.

@@ -9,7 +9,8 @@ import type { ChangeEntry, ChangeKind } from '../store/changes.js';
 
 export const CHANGE_EVENT_SOURCE = 'calendar.events';
 
-const PLURAL: Record<ChangeKind, string> = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' };
+const PLURAL: Record<ChangeKind, string> = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags',
+  ticket: 'tickets' };
 const ACTION = { c: 'created', u: 'updated', d: 'deleted' } as const;
 
 /** The event of one entry (null for a void one), for the bus `bus`; `apiUrl` is the API root for `rest_url`. */

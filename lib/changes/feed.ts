@@ -22,7 +22,8 @@ const EXAMINED_PER_CHANGE = 4;
 /** How far back `since=latest` looks for a settled entry. */
 const LATEST_LOOKBACK = 300;
 
-const PLURAL: Record<ChangeKind, string> = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags' };
+const PLURAL: Record<ChangeKind, string> = { event: 'events', venue: 'venues', organizer: 'organizers', category: 'categories', tag: 'tags',
+  ticket: 'tickets' };
 
 type Action = 'created' | 'updated' | 'deleted';
 

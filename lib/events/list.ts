@@ -12,9 +12,12 @@ import { echoQuery, listHeaders, pageLinks, serializePage } from '../http/pagina
 import { json, type HttpResult } from '../http/response.js';
 import type { PostStatus } from '../model/status.js';
 import { countStarts, readEventsFrom, runningPast } from '../store/event-counts.js';
-import { allEvents, authorSource, featuredSource, geoSource, inheritedSource, noGeoSource, linkSource, readSource, seriesSource, type EventSource } from '../store/event-sources.js';
 import { geoFilterOf, isCircle, rememberCircle } from '../geo/params.js';
 import { circleSources, venuesWithin } from '../geo/plan.js';
+import {
+  allEvents, authorSource, featuredSource, geoSource, inheritedSource, linkSource, noGeoSource, readSource, seriesSource, ticketedSource,
+  type EventSource,
+} from '../store/event-sources.js';
 import { seriesWithTerm } from './series-words.js';
 import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
@@ -29,7 +32,7 @@ import { matchesWords, queryWords, termOf } from '../text/words.js';
 import { listWindow, stricter, type DateFilterKey, type ListWindow } from '../time/list-bounds.js';
 import { within, type Bound } from '../time/wall.js';
 import { loadEmbeds } from './embed.js';
-import { isEvent, isSeries, textOf, type EventItem } from './record.js';
+import { isEvent, isSeries, textOf, ticketProviders, type EventItem } from './record.js';
 import { serializeEvent } from './serialize.js';
 
 /**
@@ -72,6 +75,7 @@ export function matchesSearch(item: EventItem, ctx: RequestContext<EventFilterPa
 const entryOf = (item: EventItem): EventIndexEntry => ({
   id: item.id, startUtc: item.startUtc, endUtc: item.endUtc, status: item.status, author: item.author, featured: item.featured,
   venue: item.venue, organizers: item.organizers, categories: item.categories, tags: item.tags, hidden: item.hidden, series: item.series,
+  ticketed: ticketProviders(item).length > 0,
 });
 
 /** Everything a list asks of one event, except search: the window (none: any date), visibility to the caller and the filters. */
@@ -85,6 +89,7 @@ export function listTest(ctx: RequestContext<EventFilterParams>, window: ListWin
     && (p.post_parent === undefined || e.series === p.post_parent)
     && listVisible(ctx.caller, userId, statuses, e)
     && (featured === undefined || Boolean(e.featured) === featured)
+    && (p.ticketed === undefined || Boolean(e.ticketed) === p.ticketed)
     && anyOf(p.venue, e.venue)
     && anyOf(p.organizer, e.organizers)
     && anyOf(p.categories, e.categories)
@@ -98,11 +103,11 @@ export function listTest(ctx: RequestContext<EventFilterParams>, window: ListWin
  */
 function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | null {
   const p = ctx.params;
-  if (p.featured === false) return null;
+  if (p.featured === false || p.ticketed === false) return null;
   const links = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
     .filter(([, ids]) => ids !== undefined);
   const parent = p.post_parent !== undefined ? 1 : 0;
-  if (links.length + parent + (p.featured === true ? 1 : 0) + (p.search !== undefined ? 1 : 0) > 1) return null;
+  if (links.length + parent + (p.featured === true ? 1 : 0) + (p.ticketed === true ? 1 : 0) + (p.search !== undefined ? 1 : 0) > 1) return null;
   if (p.post_parent !== undefined) return seriesSource(p.post_parent);
   if (p.search !== undefined) {
     // One word whose index term is the word itself, and no password that would make hidden text searchable.
@@ -111,6 +116,7 @@ function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | nu
     return term?.exact && p.password === undefined ? wordSource(term.term, ctx.lang) : null;
   }
   if (p.featured === true) return featuredSource;
+  if (p.ticketed === true) return ticketedSource;
   if (links.length === 0) return allEvents;
   const [kind, ids] = links[0]!;
   return ids!.length === 1 ? linkSource(kind, ids![0]!) : null;
@@ -336,7 +342,8 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
     const link = await linkFilter(p);
     // A series has at most MAX_OCCURRENCES: its partition is the most selective read there is.
     const linkSources = p.post_parent !== undefined ? [seriesSource(p.post_parent)]
-      : link ? link.ids.map((id) => linkSource(link.kind, id)) : p.featured === true ? [featuredSource] : [];
+      : link ? link.ids.map((id) => linkSource(link.kind, id)) : p.featured === true ? [featuredSource]
+        : p.ticketed === true ? [ticketedSource] : [];
     const wordSources = words ? searchSources(ctx, words) : [];
     const candidates = wordSources.length === 0 || p.post_parent !== undefined ? null : await rarest(
       linkSources.length === 1 ? [...wordSources, linkSources[0]!] : wordSources, range);
@@ -347,6 +354,11 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
     const series = wordIndex >= 0 ? await seriesMatching(ctx, termOf(words![wordIndex]!).term, words!, { from: range.startFrom, to: range.startTo }) : [];
     const parts = await Promise.all([...reads, ...series.map(inheritedSource)].map((src) => readSource(src, range)));
     entries = [...new Map(parts.flat().map((e) => [e.id, e])).values()].sort(byStart);
+    // The byStart index does not carry whether an event has tickets: the ticketed entries of the range tell.
+    if (p.ticketed !== undefined && reads.includes(allEvents)) {
+      const ticketed = new Set((await readSource(ticketedSource, range)).map((e) => e.id));
+      entries = entries.map((e) => ({ ...e, ticketed: ticketed.has(e.id) }));
+    }
     if (!reads.every((src) => src.factual)) {
       // Word entries do not carry links or featured: the records decide.
       entries = keep((await batchGet(entries.map((e) => postKey(e.id)))).filter(isEvent)).map(entryOf);

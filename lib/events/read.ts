@@ -42,7 +42,10 @@ export async function getEvent(ctx: RequestContext<EventReadParams>): Promise<Ht
       throw new ApiError(403, 'event-password-protected', 'The requested event is not accessible without a password');
     }
   }
-  const body = serializeEvent(item, ctx, await loadEmbeds([item], ctx, { jsonLd: true }));
+  const embedded = await loadEmbeds([item], ctx, { jsonLd: true });
+  // Attendance is for whoever may edit the event (contract §19); its places are read only for them.
+  if (canEdit(ctx.caller, userId, item)) embedded.attendance = new Map([[item.id, await (await import('../tickets/attendance.js')).attendanceOf(item)]]);
+  const body = serializeEvent(item, ctx, embedded);
   body.json_ld = eventJsonLd(item, ctx, body);
   return recordJson(200, body, item.v);
 }

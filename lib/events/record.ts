@@ -63,6 +63,14 @@ export type EventItem = PostRecord<'event', EventText> & {
   own?: string[];
   /** An occurrence sharing its original day with another of its series (its page URL then names the time). */
   sameDay?: boolean;
+  /**
+   * Tickets (contract §19, lib/tickets/): the sorted providers and cost texts of the record's own tickets (`tk`, `tkc`) and,
+   * on a series and the occurrences that copy it, of the series' tickets (`tks`, `tksc`).
+   */
+  tk?: string[];
+  tkc?: string[];
+  tks?: string[];
+  tksc?: string[];
   GSI1PK?: string;
   GSI1SK?: string;
   GSI2PK?: string;
@@ -85,11 +93,15 @@ export const isEvent = (item: Item | null | undefined): item is Item & EventItem
 /** The text of one field in a language, falling back to the record's first language (contract §8). */
 export const textOf = (item: Translated<EventText>, lang: Language, field: keyof EventText): string => translated(item, lang, field);
 
+/** The providers of the tickets offered on an event (its own and its series'), sorted; [] when it has none. */
+export const ticketProviders = (e: EventItem): string[] => [...new Set([...(e.tk ?? []), ...(e.tks ?? [])])].sort();
+
 /** The facts relationship items and counters are derived from. */
 export const eventFacts = (e: EventItem): LinkFacts => ({
   id: e.id, startUtc: e.startUtc, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured,
   hidden: e.hidden || isSeries(e), venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw,
   ...(e.venue !== undefined && e.gh !== undefined ? { gh: e.gh } : {}),
+  ...(ticketProviders(e).length ? { ticketed: true } : {}),
   ...(e.series !== undefined ? { series: e.series, ...(inheritsText(e) ? { inh: true } : {}), ...(e.own?.length ? { edited: true } : {}) } : {}),
 });
 

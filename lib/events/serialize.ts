@@ -5,7 +5,7 @@ import { imageObject } from '../text/image.js';
 import { dateDetails, isoWithOffset, siteWall } from '../time/format.js';
 import { timezoneAbbr } from '../time/zones.js';
 import { costDetails, formatCost } from './cost.js';
-import { textOf, type EventItem } from './record.js';
+import { textOf, ticketProviders, type EventItem } from './record.js';
 import {
   always, apiLink, arr, dateTime, emptyArray, globalIdLineageSchema, globalIdSchema, imageOrFalse, int, jsonLd, lockedBool, postStatus, ref, refd,
   sometimes, str, wireShape,
@@ -18,9 +18,20 @@ export interface Embedded {
   venues: Map<number, Json>;
   organizers: Map<number, Json>;
   terms: Map<number, Json>;
+  /** The attendance of the events the caller may edit (contract §19), in places. */
+  attendance?: Map<number, Attendance>;
+}
+
+export interface Attendance {
+  total_attendees: number;
+  checked_in: number;
+  not_checked_in: number;
 }
 
 export const noEmbeds = (): Embedded => ({ venues: new Map(), organizers: new Map(), terms: new Map() });
+
+/** The cost an event shows: its own, else its tickets' (contract §19: "Free" for rsvp tickets only, as the add-on shows it). */
+const shownCost = (item: EventItem): string[] => (item.cost.length ? item.cost : [...new Set([...(item.tkc ?? []), ...(item.tksc ?? [])])]);
 
 const escapeHtmlAttr = (s: string): string => s.replace(/&(?!amp;)/g, '&amp;');
 
@@ -78,7 +89,7 @@ export const EVENT_SHAPE = wireShape<EventView>('An event (reference §4.1); the
   timezone: always(str('the event time zone: an IANA name, UTC or UTC±H[:MM]', { example: 'Europe/Berlin' }), (v) => v.item.tz),
   timezone_abbr: always(str('abbreviation of the time zone at the start, e.g. CEST'), (v) => timezoneAbbr(v.item.tz, v.item.startUtc)),
   cost: always(str('the formatted cost, e.g. "$20" or "Free – 30$"; "" when none'),
-    (v) => (v.item.cost.length ? formatCost(v.item.cost, v.details) : ''), ''),
+    (v) => (shownCost(v.item).length ? formatCost(shownCost(v.item), v.details) : ''), ''),
   cost_details: always(refd('CostDetails', 'the parsed cost'), (v) => v.details, BLANK_COST),
   website: always(str('the event website; the public page when never set, "" when cleared'),
     (v) => (v.item.website === undefined ? v.url : escapeHtmlAttr(v.item.website)), ''),
@@ -99,6 +110,11 @@ export const EVENT_SHAPE = wireShape<EventView>('An event (reference §4.1); the
   series_id: always(int('on an occurrence, the id of its series; else 0', { minimum: 0 }), (v) => v.item.series ?? 0, 0),
   original_start_date: always(str('on an occurrence, its scheduled wall-clock start in the event time zone (YYYY-MM-DD HH:MM:SS); '
     + 'else ""'), (v) => v.item.orig ?? '', ''),
+  ticketed: always({ oneOf: [{ type: 'boolean', enum: [false] }, arr(str('a ticket provider', { enum: ['external', 'rsvp'] }), 'the providers')],
+    description: 'false, or the sorted providers of the event\'s tickets (its series\' included), e.g. ["rsvp"]' },
+  (v) => { const p = ticketProviders(v.item); return p.length ? p : false; }, false),
+  attendance: sometimes(refd('Attendance', 'places reserved on the event\'s rsvp tickets; only for callers who may edit the event'),
+    (v) => v.embedded.attendance?.get(v.item.id)),
   // Added by single-event GETs (eventJsonLd), after the other fields.
   json_ld: sometimes(jsonLd('Event'), () => undefined),
 });
@@ -114,7 +130,7 @@ export const eventUrl = (item: EventItem, ctx: RequestContext): string =>
 /** The event as the API shows it; `blank` for a password-protected event the caller has not unlocked. */
 export function serializeEvent(item: EventItem, ctx: RequestContext, embedded: Embedded = noEmbeds(), opts: { blank?: boolean } = {}): Json {
   const url = eventUrl(item, ctx);
-  return EVENT_SHAPE.render({ item, ctx, embedded, url, gid: globalId(ctx, item.id), details: costDetails(item.cost) }, opts);
+  return EVENT_SHAPE.render({ item, ctx, embedded, url, gid: globalId(ctx, item.id), details: costDetails(shownCost(item)) }, opts);
 }
 
 /** schema.org Event for single GETs (reference §4.1 `json_ld`). */

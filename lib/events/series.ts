@@ -40,7 +40,8 @@ export const WORDS_PER_OCCURRENCE_LIMIT = 4000;
 
 /** Fields of a series record that its occurrences never take from it. */
 const NOT_INHERITED = new Set(['PK', 'SK', 'id', 'v', 'slug', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'rec', 'gone', 'busy', 'recEndUtc',
-  'ws', 'wmv', 'slugBeforeTrash', 'statusBeforeTrash', 'series', 'orig', 'own', 'sameDay', 'cnt', 'linked', 'kids']);
+  'ws', 'wmv', 'slugBeforeTrash', 'statusBeforeTrash', 'series', 'orig', 'own', 'sameDay', 'cnt', 'linked', 'kids',
+  'tk', 'tkc']);
 /** Record fields that move together when an occurrence sets its own dates. */
 const DATE_FIELDS = ['start', 'end', 'startUtc', 'endUtc', 'tz', 'allDay'] as const;
 
@@ -96,6 +97,8 @@ export function materialise(series: EventItem, orig: Wall, id: number, prev: Eve
   if (own.length) item.own = own;
   if (sameDay) item.sameDay = true;
   if (prev?.ws !== undefined) Object.assign(item, { ws: prev.ws, wmv: prev.wmv });
+  // An occurrence's own tickets (contract §19) are its own, not its series'.
+  if (prev?.tk !== undefined) Object.assign(item, { tk: prev.tk, tkc: prev.tkc });
   const occurrence = item as unknown as EventItem;
   indexKeys(occurrence);
   return occurrence;

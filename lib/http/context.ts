@@ -31,6 +31,8 @@ export interface RequestContext<P = Record<string, unknown>> {
   /** Public site origin for `url` fields. */
   siteUrl: string;
   requestId: string;
+  /** The client's address (the per-address reservation limit, contract §19). */
+  sourceIp: string;
   /** The caller's integer user id (allocated the first time a `sub` is seen); null when anonymous. */
   userId(): Promise<number | null>;
 }

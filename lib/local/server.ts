@@ -308,7 +308,8 @@ export function createLocalServer(options: LocalServerOptions = {}): Server {
     const requestId = randomUUID();
     const t0 = performance.now();
     // Written once the whole answer has been handed to the connection; a client that went away gets no line.
-    res.once('finish', () => requestLog(`${req.method} ${req.url} ${res.statusCode} ${Math.round(performance.now() - t0)} ms`));
+    // A reservation's token is a secret (contract §19): the log shows that one was sent, never its value.
+    res.once('finish', () => requestLog(`${req.method} ${(req.url ?? '').replace(/([?&]token=)[^&]*/gi, '$1[redacted]')} ${res.statusCode} ${Math.round(performance.now() - t0)} ms`));
     try {
       const body = await readBody(req, res);
       if (body === null) return;

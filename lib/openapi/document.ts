@@ -309,6 +309,12 @@ function errorDescription(status: number, route: RouteSpec, op: OperationSpec): 
       return op.method === 'DELETE'
         ? 'The request body is larger than 1 MiB (rest_payload_too_large)'
         : 'The request body is larger than 1 MiB, or the record would hold more than 350 KB of text (rest_payload_too_large)';
+    case 409:
+      return op.id.startsWith('attendees.')
+        ? 'The places do not fit (rest-ticket-sold-out, with data.available), or the ticket cannot be reserved now (rest-ticket-not-available)'
+        : 'The ticket has attendees: an editor may delete them with it using force=true (rest-ticket-has-attendees)';
+    case 429:
+      return 'Too many reservations a minute for this ticket from this address (rest_too_many_attempts; see Retry-After)';
     default:
       throw new Error(`no description for status ${status} of ${op.id}`);
   }

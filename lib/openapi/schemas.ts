@@ -11,6 +11,7 @@ import { arr, bool, dateTime, int, obj, ref, refd, str, type OpenApiSchema } fro
 import { EVENT_SHAPE } from '../events/serialize.js';
 import { ORGANIZER_SHAPE, VENUE_SHAPE } from '../linked/serialize.js';
 import { EVENT_TERM_SHAPE, TERM_SHAPE } from '../terms/serialize.js';
+import { ATTENDANCE_SCHEMA, ATTENDEE_SHAPE, NEW_ATTENDEE_SHAPE, TICKET_SHAPE } from '../tickets/record.js';
 
 export { ref, type OpenApiSchema } from './shape.js';
 
@@ -74,6 +75,12 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
   Event: EVENT_SHAPE.schema,
 
   EventList: listEnvelope('events', 'Event', 'events'),
+  Ticket: TICKET_SHAPE.schema,
+  TicketList: listEnvelope('tickets', 'Ticket', 'tickets'),
+  Attendee: ATTENDEE_SHAPE.schema,
+  NewAttendee: NEW_ATTENDEE_SHAPE.schema,
+  AttendeeList: listEnvelope('attendees', 'Attendee', 'attendees'),
+  Attendance: ATTENDANCE_SCHEMA,
   VenueList: listEnvelope('venues', 'Venue', 'venues'),
   OrganizerList: listEnvelope('organizers', 'Organizer', 'organizers'),
   CategoryList: termListEnvelope('categories', 'categories'),
@@ -148,7 +155,7 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
 
   ChangeFeed: obj({
     changes: arr(obj({
-      kind: str('the kind of record', { enum: ['event', 'venue', 'organizer', 'category', 'tag'] }),
+      kind: str('the kind of record', { enum: ['event', 'venue', 'organizer', 'category', 'tag', 'ticket'] }),
       id: int('the record\'s ID', { minimum: 1 }),
       action: str('created: new, or newly readable to the caller; deleted: deleted, trashed, or no longer readable to the caller; '
         + 'updated: anything else it shows changed', { enum: ['created', 'updated', 'deleted'] }),

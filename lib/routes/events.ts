@@ -44,11 +44,7 @@ const eventFilterParams = [
     parseIdList),
   resolving(param('post_parent', 'query', 'events whose parent is this event', { type: 'integer', minimum: 1 }, (v) => parsePositiveInt(v)),
     'event'),
-  param('ticketed', 'query', 'false is accepted; true is refused (400): this service has no ticketing', { type: 'boolean' },
-    (v): false => {
-      if (parseBoolean(v)) throw new ParamError('ticketing is not available on this service');
-      return false;
-    }),
+  boolParam('ticketed', 'true: only events with tickets (a series\' tickets count for its occurrences); false: only events without', 'query'),
   passwordRead,
   translationLanguage,
 ] as const;

@@ -15,7 +15,7 @@ import { batchGet } from './records.js';
 import { CHANGE_BLOCK, changeKey, counterKey, type PostKind, type Taxonomy } from './keys.js';
 import type { TransactItem } from './types.js';
 
-export type ChangeKind = PostKind | Taxonomy;
+export type ChangeKind = PostKind | Taxonomy | 'ticket';
 
 /** What readers need to know of a record's state to decide who may read it: status and author. */
 export interface Audience {
@@ -61,7 +61,7 @@ type RecordLike = Record<string, unknown>;
 
 const kindOf = (record: RecordLike): ChangeKind | null => {
   const kind = record.kind ?? record.taxonomy;
-  return kind === 'event' || kind === 'venue' || kind === 'organizer' || kind === 'category' || kind === 'tag' ? kind : null;
+  return kind === 'event' || kind === 'venue' || kind === 'organizer' || kind === 'category' || kind === 'tag' || kind === 'ticket' ? kind : null;
 };
 
 const audienceOf = (record: RecordLike): Audience => ({

@@ -29,6 +29,8 @@ export interface EventIndexEntry {
   edited?: boolean;
   /** Its venue's geohash (entry items only: the byStart index does not carry it). */
   gh?: string;
+  /** The event has tickets (entry items only: the byStart index does not carry it). */
+  ticketed?: boolean;
 }
 
 /** An entry item of an event under `pk`, sorted by start, with the facts lists filter on. */
@@ -38,7 +40,7 @@ export function entryItem(pk: string, e: LinkFacts): Item {
     SK: eventStartSortKey(e.startUtc, e.id),
     id: e.id, endUtc: e.endUtc, status: e.status, author: e.author, featured: e.featured, hidden: e.hidden || undefined,
     venue: e.venue, organizers: e.organizers, categories: e.categories, tags: e.tags, pw: e.pw ? true : undefined,
-    series: e.series, inh: e.inh || undefined, edited: e.edited || undefined, gh: e.gh,
+    series: e.series, inh: e.inh || undefined, edited: e.edited || undefined, gh: e.gh, ticketed: e.ticketed || undefined,
   };
 }
 
@@ -49,7 +51,7 @@ export const entryOfItem = (item: Item): EventIndexEntry => ({
   venue: item.venue as number | undefined, organizers: (item.organizers as number[] | undefined) ?? [],
   categories: (item.categories as number[] | undefined) ?? [], tags: (item.tags as number[] | undefined) ?? [],
   hidden: item.hidden === true, series: item.series as number | undefined,
-  inh: item.inh === true || undefined, edited: item.edited === true || undefined,
+  inh: item.inh === true || undefined, edited: item.edited === true || undefined, ticketed: item.ticketed === true,
   ...(typeof item.gh === 'string' ? { gh: item.gh } : {}),
 });
 

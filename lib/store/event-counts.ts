@@ -22,8 +22,10 @@ import { counterAdd } from './counters.js';
 import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
 import type { EventSource } from './event-sources.js';
 import { durationBucket, fromUtcMs, toUtcMs, type EventsMeta } from './events.js';
-import { authorPartition, countKey, FEATURED_PARTITION, geoPartition, NOGEO_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
 import { cellsOf } from '../geo/cells.js';
+import {
+  authorPartition, countKey, FEATURED_PARTITION, geoPartition, NOGEO_PARTITION, relPartition, seriesSpanPartition, TICKETED_PARTITION,
+} from './keys.js';
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
 import { queryAll, queryEntries } from './records.js';
@@ -51,8 +53,8 @@ export const countAttribute = (prefix: string, status: string, day?: string): st
 export const geoPartitionsOf = (e: LinkFacts): string[] => (e.gh !== undefined ? cellsOf(e.gh).map(geoPartition) : [NOGEO_PARTITION]);
 
 /**
- * The sources (count partitions) a listed event is in: every event, its links, the featured events, its venue's geo
- * cells or the events without coordinates.
+ * The sources (count partitions) a listed event is in: every event, its links, the featured and the ticketed events,
+ * its venue's geo cells or the events without coordinates.
  */
 function sourcesOf(e: LinkFacts): string[] {
   return [
@@ -63,6 +65,7 @@ function sourcesOf(e: LinkFacts): string[] {
     ...e.tags.map((id) => relPartition('tag', id)),
     ...(e.featured ? [FEATURED_PARTITION] : []),
     ...geoPartitionsOf(e),
+    ...(e.ticketed ? [TICKETED_PARTITION] : []),
     authorPartition(e.author),
     ...(e.series !== undefined ? [seriesPartition(e.series)] : []),
   ];

@@ -6,7 +6,9 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
 import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
-import { authorPartition, eventYearPartition, FEATURED_PARTITION, geoPartition, NOGEO_PARTITION, relPartition, seriesSpanPartition } from './keys.js';
+import {
+  authorPartition, eventYearPartition, FEATURED_PARTITION, geoPartition, NOGEO_PARTITION, relPartition, seriesSpanPartition, TICKETED_PARTITION,
+} from './keys.js';
 import { queryAll, type Item } from './records.js';
 import { seriesPartition } from './series.js';
 
@@ -109,6 +111,8 @@ export const geoSource = (cell: string): EventSource => entryPartition(geoPartit
 
 /** The listed events whose venue has no coordinates, or that have no venue (`geoloc=false`). */
 export const noGeoSource: EventSource = entryPartition(NOGEO_PARTITION, (e) => e.gh === undefined);
+/** The events with tickets (contract §19; listed ones only). */
+export const ticketedSource: EventSource = entryPartition(TICKETED_PARTITION, (e) => e.ticketed === true);
 
 /** Every entry of a source with start in [from, to] (sort-key strings, either side open), in start order. */
 export async function readSource(source: EventSource, range: { startFrom?: string; startTo?: string }): Promise<EventIndexEntry[]> {

@@ -7,7 +7,7 @@ export const pad = (id: number): string => String(id).padStart(10, '0');
 
 export const postKey = (id: number) => ({ PK: `POST#${id}`, SK: 'POST' });
 export const termKey = (id: number) => ({ PK: `TERM#${id}`, SK: 'TERM' });
-export const counterKey = (name: 'post' | 'term' | 'user' | 'change') => ({ PK: 'COUNTER', SK: name });
+export const counterKey = (name: 'post' | 'term' | 'user' | 'change' | 'ticket' | 'attendee') => ({ PK: 'COUNTER', SK: name });
 export const slugKey = (kind: PostKind | Taxonomy, slug: string) => ({ PK: `SLUG#${kind}#${slug}`, SK: 'SLUG' });
 /** A token subject can be longer than a key may be (2,048 bytes): long ones are keyed by their SHA-256. */
 export const userKey = (sub: string) => ({
@@ -38,5 +38,7 @@ export const FEATURED_PARTITION = 'FEATURED';
 export const geoPartition = (cell: string): string => `GEO#${cell}`;
 /** The listed events whose venue has no coordinates, or that have no venue (`geoloc=false`). */
 export const NOGEO_PARTITION = 'NOGEO';
+/** The events with tickets (contract §19), sorted by start like a relationship partition: `ticketed=true` lists read only these. */
+export const TICKETED_PARTITION = 'TICKETED';
 /** Count items of an event source (lib/store/event-counts.ts): one per UTC month of the start. */
 export const countKey = (source: string, month: string) => ({ PK: `C#${source}`, SK: month });

@@ -7,7 +7,7 @@
  */
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
-import { authorPartition, eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey } from './keys.js';
+import { authorPartition, eventStartSortKey, FEATURED_PARTITION, postKey, relPartition, termKey, TICKETED_PARTITION } from './keys.js';
 import { byStart, entryItem, entryOfItem } from './entries.js';
 import type { EventIndexEntry } from './events.js';
 import { eventCountItems, geoPartitionsOf } from './event-counts.js';
@@ -54,6 +54,9 @@ export const targetId = (t: { kind: LinkKind; id: number }) => `${t.kind}#${t.id
 /** Whether an event is in the featured index: featured and listed (hidden events are in no list). */
 const inFeaturedIndex = (e: LinkFacts | null): e is LinkFacts => e?.featured === true && !e.hidden;
 
+/** Whether an event is in the ticketed index: it has tickets and is listed. */
+const inTicketedIndex = (e: LinkFacts | null): e is LinkFacts => e?.ticketed === true && !e.hidden;
+
 function relItem(kind: LinkKind, target: number, e: LinkFacts): Item {
   return entryItem(relPartition(kind, target), e);
 }
@@ -76,6 +79,11 @@ function relationshipItems(prev: LinkFacts | null, next: LinkFacts | null): Tran
     items.push({ Delete: { TableName: table(), Key: { PK: FEATURED_PARTITION, SK: eventStartSortKey(prev.startUtc, prev.id) } } });
   }
   if (inFeaturedIndex(next)) items.push({ Put: { TableName: table(), Item: entryItem(FEATURED_PARTITION, next) } });
+  // The events with tickets (contract §19), kept like the featured entries.
+  if (inTicketedIndex(prev) && !(inTicketedIndex(next) && next.startUtc === prev.startUtc)) {
+    items.push({ Delete: { TableName: table(), Key: { PK: TICKETED_PARTITION, SK: eventStartSortKey(prev.startUtc, prev.id) } } });
+  }
+  if (inTicketedIndex(next)) items.push({ Put: { TableName: table(), Item: entryItem(TICKETED_PARTITION, next) } });
   // The author's partition of listed events (authors' and contributors' own lists are counted on it).
   const listedPrev = prev && !prev.hidden ? prev : null;
   const listedNext = next && !next.hidden ? next : null;

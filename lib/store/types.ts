@@ -30,6 +30,8 @@ export interface LinkFacts {
   inh?: boolean;
   /** An occurrence that set fields of its own: a feed shows it apart from its series' rule (lib/events/feed.ts). */
   edited?: boolean;
+  /** The event has tickets (its own or, for an occurrence, its series'; contract §19): it is in the TICKETED source. */
+  ticketed?: boolean;
 }
 
 /** What every post record (event, venue, organizer) stores; the kinds add their own fields. */

@@ -375,14 +375,14 @@ describe('GET /events — parameter validation', () => {
     expect(ids(res.json.events)).toEqual([ev.id]);
   });
 
-  it('ticketed=true → 400 (no ticketing); ticketed=false is accepted and has no effect', async () => {
-    expectInvalidParam(await list({ ticketed: 'true' }), 'ticketed');
+  it('ticketed is a boolean filter (contract §19; tickets themselves: tickets.test.ts)', async () => {
     expectInvalidParam(await list({ ticketed: 'maybe' }), 'ticketed');
     const day = block(1);
     const ev = await createEvent(onDay(day, '10:00', '11:00'));
     const res = await list({ ...window(day, 1), ticketed: 'false' });
     expect(res.status).toBe(200);
     expect(ids(res.json.events)).toEqual([ev.id]);
+    expect(ids((await list({ ...window(day, 1), ticketed: 'true' })).json.events)).toEqual([]);
   });
 
   it('geoloc filters by the venue (contract §18, test/contract/geo.test.ts): an event without a venue is not near a point', async () => {

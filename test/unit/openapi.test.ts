@@ -162,16 +162,18 @@ describe('OpenAPI document', () => {
       const o = docOp(route, op);
       if (op.capability === 'public') {
         expect(o.security).toEqual([{}, { bearerAuth: [] }, { basicAuth: [] }]);
-        expect(op.method).toBe('GET');
+        // Reads, and reservations (contract §19): anyone who may read the event reserves, with a token for the rest.
+        if (op.method !== 'GET') expect(op.id).toMatch(/^attendees\./);
         reads += 1;
       } else {
         expect(o.security).toEqual([{ bearerAuth: [] }, { basicAuth: [] }]);
         // Only the caller's own application passwords are read with credentials required.
-        if (op.method === 'GET') expect(op.id).toBe('appPasswords.list');
+        // …and an event's attendees, by whoever may edit it (contract §19).
+        if (op.method === 'GET') expect(['appPasswords.list', 'attendees.list']).toContain(op.id);
         writes += 1;
       }
     }
-    expect([reads, writes]).toEqual([22, 40]);
+    expect([reads, writes]).toEqual([31, 46]);
   });
 
   it('documents the success response with the named component and every error status with Error', () => {
@@ -236,6 +238,15 @@ describe('OpenAPI document', () => {
         update: [403, 404, 412, ...body],
         delete: [403, 404, 412, ...(trashable ? [410] : []), ...body],
       };
+      // Tickets and attendees (contract §19, lib/tickets/): attendee routes answer 404 where others answer 401/403.
+      const tickets: Record<string, number[]> = {
+        'tickets.list': [404], 'tickets.ofEvent': [404], 'tickets.create': [403, ...body], 'tickets.get': [404],
+        'tickets.update': [403, 404, ...body], 'tickets.delete': [403, 404, 409, ...body],
+        'attendees.list': [403, 404], 'attendees.create': [409, 429, ...body], 'attendees.get': [404],
+        'attendees.update': [404, 409, ...body], 'attendees.delete': [404, ...body],
+      };
+      const mine = tickets[op.id.replace(/\.(put|patch)$/, '')];
+      if (mine) return [...new Set([op.success, ...conditional, ...keyed, ...pipeline, ...mine])].sort((a, b) => a - b);
       return [...new Set([op.success, ...(op.alsoCreates ? [201] : []), ...conditional, ...keyed, ...pipeline, ...own[verb]!])].sort((a, b) => a - b);
     };
     const table = allOperations().map(({ route, op }) =>
@@ -244,7 +255,8 @@ describe('OpenAPI document', () => {
     const answering = (status: number): string[] =>
       allOperations().filter(({ route, op }) => docOp(route, op).responses[String(status)]).map(({ route, op }) => `${op.method} ${route.path}`);
     expect(answering(422)).toEqual(['POST /events', 'POST /events/{id}', 'PUT /events/{id}', 'PATCH /events/{id}', 'POST /events/by-slug/{slug}',
-      'PUT /events/by-slug/{slug}', 'PATCH /events/by-slug/{slug}', 'POST /venues', 'POST /organizers', 'POST /categories', 'POST /tags']);
+      'PUT /events/by-slug/{slug}', 'PATCH /events/by-slug/{slug}', 'POST /venues', 'POST /organizers', 'POST /categories', 'POST /tags',
+      'POST /tickets', 'POST /attendees']);
     const key = (method: string, path: string) => doc.paths[path][method].parameters.find((p: Json) => p.name === 'Idempotency-Key');
     expect(key('post', '/events')).toMatchObject({ in: 'header', schema: { maxLength: 255 } });
     expect(key('patch', '/events/{id}').description).toMatch(/scope=following/);

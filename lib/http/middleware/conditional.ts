@@ -17,7 +17,9 @@ function cacheHeaders(request: PipelineRequest, response: HttpResult): void {
   if (method === 'OPTIONS') return;
   const read = READS.has(method);
   const anonymous = !request.event.headers?.authorization;
-  const shareable = read && anonymous && response.statusCode < 500;
+  // Answers holding personal data, and requests carrying a reservation token, are never shared (contract §19).
+  const personal = response.headers['Cache-Control'] === 'private, no-store' || /(?:^|&)token=/.test(request.event.rawQueryString ?? '');
+  const shareable = read && anonymous && !personal && response.statusCode < 500;
   response.headers['Cache-Control'] = shareable ? `public, max-age=${config().cacheSeconds}` : 'private, no-store';
   if (read) {
     const vary = response.headers.Vary ? `${response.headers.Vary}, ${VARY}` : VARY;

@@ -62,10 +62,12 @@ async function before(request: PipelineRequest): Promise<HttpResult | undefined>
   // An update takes the key only when it may create (contract §17: "and ?scope=following").
   if (operation.success !== 201 && String(state.raw.scope ?? '').trim().toLowerCase() !== 'following') return undefined;
   if (!VALID_KEY.test(key)) throw invalidParam(HEADER, 'must be 1 to 255 visible ASCII characters');
-  // An anonymous create is refused (401) by the authorization step; it takes no key.
-  if (!state.caller) return undefined;
+  // An anonymous create is refused (401) by the authorization step and takes no key, except a reservation (contract §19),
+  // whose key is scoped to its ticket.
+  const anonymousScope = operation.id === 'attendees.create' ? `anonymous#ticket#${String(state.raw.ticket_id ?? '')}` : null;
+  if (!state.caller && !anonymousScope) return undefined;
 
-  const data = idempotentRequest(state.caller.sub, key, requestHash(request));
+  const data = idempotentRequest(state.caller?.sub ?? anonymousScope!, key, requestHash(request));
   const store = idempotencyStore();
   const remaining = typeof request.context?.getRemainingTimeInMillis === 'function' ? request.context.getRemainingTimeInMillis() : 30_000;
   try {

@@ -46,6 +46,7 @@ export const validation = (store: PipelineStore | null): Middleware => ({
       host: line.host,
       siteUrl: config().siteUrl ?? line.origin,
       requestId: line.requestId,
+      sourceIp: line.sourceIp,
       userId: () => (userId ??= caller && store ? store.userIdForSub(caller.sub) : Promise.resolve(null)),
     };
     state.ctx = ctx;

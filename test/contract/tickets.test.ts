@@ -1,0 +1,218 @@
+/**
+ * Tickets and RSVP (contract §19) over HTTP against DynamoDB Local: ticket fields and roles, reservations with their
+ * token, capacity under concurrency (on a server of its own with the per-address limit off), the limit with its
+ * default, the event's ticketed/attendance/cost, the ticketed filter, and no personal data in the feed or the log.
+ */
+import { readFileSync } from 'node:fs';
+import { api, tokenFor } from '../support/api.js';
+import { send, startOwnServer, type OwnServer } from '../support/own-server.js';
+import { TEST_JWT_SECRET } from '../support/global-setup.js';
+import { createEvent, expectError, uid } from './helpers/events.js';
+
+let editor: string;
+let subscriber: string;
+beforeAll(async () => {
+  editor = await tokenFor('editor', `tickets-editor-${uid()}`);
+  subscriber = await tokenFor('subscriber', `tickets-sub-${uid()}`);
+});
+
+const rsvp = async (event: number, extra: Record<string, unknown> = {}) => {
+  const res = await api('/tickets', { token: editor, body: { post_id: event, title: 'Entry', ...extra } });
+  expect(res.status).toBe(201);
+  return res.json;
+};
+const reserve = (ticket: number, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  api('/attendees', { body: { ticket_id: ticket, name: 'Ada Lovelace', email: 'ada@example.org', ...extra }, headers });
+
+describe('tickets', () => {
+  test('fields in order, cost, rsvp price rule, the event\'s ticketed and cost', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id, { capacity: 20 });
+    expect(Object.keys(t)).toEqual(['id', 'post_id', 'provider', 'title', 'description', 'price', 'currency', 'cost', 'capacity',
+      'capacity_details', 'available_from', 'available_until', 'is_available', 'rest_url']);
+    expect([t.provider, t.price, t.cost, t.capacity_details]).toEqual(['rsvp', 0, 'Free', { max: 20, available: 20, sold: 0 }]);
+    expect(t.is_available).toBe(true);
+    expectError(await api('/tickets', { token: editor, body: { post_id: event.id, title: 'x', price: 5 } }), 400, 'rest_invalid_param');
+    const ext = await api('/tickets', { token: editor, body: { post_id: event.id, title: 'Gala', provider: 'external', price: 15, currency: 'EUR',
+      url: 'https://tickets.example.org/gala' } });
+    expect([ext.status, ext.json.cost, ext.json.url]).toEqual([201, '€15.00', 'https://tickets.example.org/gala']);
+    const read = await api(`/events/${event.id}`);
+    expect(read.json.ticketed).toEqual(['external', 'rsvp']);
+    expect(read.json.attendance).toBeUndefined();
+    const own = await api(`/events/${event.id}/tickets`);
+    expect([own.status, own.json.total, own.json.tickets.map((x: any) => x.id)]).toEqual([200, 2, [t.id, ext.json.id]]);
+  });
+
+  test('only editors of the event write tickets; a missing ticket is 404', async () => {
+    const event = await createEvent({}, editor);
+    expectError(await api('/tickets', { body: { post_id: event.id, title: 'x' } }), 401, 'rest_forbidden');
+    expectError(await api('/tickets', { token: subscriber, body: { post_id: event.id, title: 'x' } }), 403, 'rest_forbidden');
+    expectError(await api('/tickets/999999999'), 404, 'rest-ticket-not-found');
+  });
+
+  test('a ticket with attendees is 409 unless an editor forces; lowering capacity below places taken is 400', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id, { capacity: 5 });
+    expect((await reserve(t.id, { quantity: 3 })).status).toBe(201);
+    const low = await api(`/tickets/${t.id}`, { method: 'PATCH', token: editor, body: { capacity: 2 } });
+    expect([low.status, Object.keys(low.json.data.params)]).toEqual([400, ['capacity']]);
+    expectError(await api(`/tickets/${t.id}`, { method: 'DELETE', token: editor }), 409, 'rest-ticket-has-attendees');
+    expect((await api(`/tickets/${t.id}`, { method: 'DELETE', token: editor, query: { force: true } })).status).toBe(200);
+    expect((await api(`/events/${event.id}`)).json.ticketed).toBe(false);
+  });
+});
+
+describe('attendees', () => {
+  test('a reservation\'s token reads, changes and cancels it; anyone else gets 404; answers are private', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id, { capacity: 4 });
+    const made = await reserve(t.id, { quantity: 2 });
+    expect(made.status).toBe(201);
+    expect(made.headers.get('cache-control')).toBe('private, no-store');
+    expect(Object.keys(made.json)).toEqual(['id', 'ticket_id', 'event_id', 'name', 'email', 'quantity', 'checked_in', 'created_utc', 'token']);
+    expect(made.json.token.length).toBeGreaterThanOrEqual(22);
+    const id = made.json.id;
+    const token = made.json.token;
+    expectError(await api(`/attendees/${id}`), 404, 'rest-attendee-not-found');
+    expectError(await api(`/attendees/${id}`, { query: { token: `${token}x` } }), 404, 'rest-attendee-not-found');
+    expectError(await api(`/attendees/${id}`, { token: subscriber }), 404, 'rest-attendee-not-found');
+    const read = await api(`/attendees/${id}`, { query: { token } });
+    expect([read.status, read.json.token, read.headers.get('cache-control')]).toEqual([200, undefined, 'private, no-store']);
+    expectError(await api(`/attendees/${id}`, { method: 'PATCH', query: { token }, body: { quantity: 5 } }), 409, 'rest-ticket-sold-out');
+    expect((await api(`/attendees/${id}`, { method: 'PATCH', query: { token }, body: { quantity: 4 } })).json.quantity).toBe(4);
+    const full = await reserve(t.id);
+    expect([full.status, full.json.code, full.json.data.available]).toEqual([409, 'rest-ticket-sold-out', 0]);
+    const organiser = await api(`/events/${event.id}`, { token: editor });
+    expect(organiser.json.attendance).toEqual({ total_attendees: 4, checked_in: 0, not_checked_in: 4 });
+    expect((await api(`/attendees/${id}`, { method: 'DELETE', query: { token } })).status).toBe(200);
+    expect((await reserve(t.id)).status).toBe(201);
+  });
+
+  test('organisers list, check in and erase; others cannot list', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id);
+    const a = (await reserve(t.id, { quantity: 2 })).json;
+    await reserve(t.id, { email: 'grace@example.org', name: 'Grace' });
+    const list = await api('/attendees', { token: editor, query: { event: event.id } });
+    expect([list.status, list.json.total, list.headers.get('cache-control')]).toEqual([200, 2, 'private, no-store']);
+    expectError(await api('/attendees', { token: subscriber, query: { event: event.id } }), 403, 'rest_forbidden');
+    const checked = await api(`/attendees/${a.id}`, { method: 'PATCH', token: editor, body: { checked_in: true } });
+    expect(checked.json.checked_in).toBe(true);
+    expect((await api(`/events/${event.id}`, { token: editor })).json.attendance).toEqual({ total_attendees: 3, checked_in: 2, not_checked_in: 1 });
+    expect((await api(`/attendees/${a.id}`, { method: 'DELETE', token: editor })).status).toBe(200);
+    expectError(await api(`/attendees/${a.id}`, { token: editor }), 404, 'rest-attendee-not-found');
+  });
+
+  test('rules: unknown ticket 400, external 400, quantity bounds, unpublished event 409', async () => {
+    const event = await createEvent({}, editor);
+    const ext = (await api('/tickets', { token: editor, body: { post_id: event.id, title: 'x', provider: 'external', url: 'https://e.example/x' } })).json;
+    expectError(await reserve(999999999), 400, 'rest_invalid_param');
+    expectError(await reserve(ext.id), 400, 'rest_invalid_param');
+    const t = await rsvp(event.id);
+    expectError(await reserve(t.id, { quantity: 11 }), 400, 'rest_invalid_param');
+    expectError(await reserve(t.id, { email: 'not-an-address' }), 400, 'rest_invalid_param');
+    const draft = await createEvent({ status: 'draft' }, editor);
+    const dt = await rsvp(draft.id);
+    expectError(await api('/attendees', { token: editor, body: { ticket_id: dt.id, name: 'A', email: 'a@example.org' } }), 409, 'rest-ticket-not-available');
+  });
+
+  test('an anonymous Idempotency-Key replays the identical reservation only', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id, { capacity: 3 });
+    const key = { 'Idempotency-Key': `rsvp-${uid()}` };
+    const first = await reserve(t.id, {}, key);
+    const again = await reserve(t.id, {}, key);
+    expect([first.status, again.status, again.json.id, again.headers.get('idempotent-replayed')]).toEqual([201, 201, first.json.id, 'true']);
+    expect((await reserve(t.id, { quantity: 2 }, key)).status).toBe(422);
+    expect((await api(`/tickets/${t.id}`)).json.capacity_details.sold).toBe(1);
+  });
+
+  test('the per-address limit with its default: the 11th reservation in a minute is 429 and takes no place', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id);
+    for (let i = 0; i < 10; i++) expect((await reserve(t.id)).status).toBe(201);
+    const refused = await reserve(t.id);
+    expect([refused.status, refused.json.code, Number(refused.headers.get('retry-after')) > 0]).toEqual([429, 'rest_too_many_attempts', true]);
+    expect((await api(`/tickets/${t.id}`)).json.capacity_details.sold).toBe(10);
+  });
+
+  test('reservations leave no entry in the changes feed and nothing personal in the server\'s output', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id);
+    const cursor = (await api('/changes', { query: { since: 'latest' } })).json.next_cursor;
+    const name = `Secret Person ${uid()}`;
+    const email = `secret-${uid()}@example.org`;
+    const made = await reserve(t.id, { name, email });
+    await api(`/attendees/${made.json.id}`, { query: { token: made.json.token } });
+    await api(`/attendees/${made.json.id}`, { method: 'DELETE', query: { token: 'wrong' } });
+    const feed = await api('/changes', { token: editor, query: { since: cursor } });
+    expect(feed.json.changes).toEqual([]);
+    const log = readFileSync(process.env.CALENDAR_TEST_SERVER_LOG!, 'utf8');
+    for (const secret of [name, email, made.json.token]) expect(log).not.toContain(secret);
+  });
+
+  test('ticket writes are in the changes feed as kind ticket', async () => {
+    const event = await createEvent({}, editor);
+    const cursor = (await api('/changes', { query: { since: 'latest' } })).json.next_cursor;
+    const t = await rsvp(event.id);
+    const feed = await api('/changes', { token: editor, query: { since: cursor } });
+    expect(feed.json.changes.filter((c: any) => c.kind === 'ticket').map((c: any) => [c.id, c.action])).toEqual([[t.id, 'created']]);
+  });
+
+  test('/events?ticketed=true|false', async () => {
+    const day = '2031-03-0';
+    const a = await createEvent({ start_date: `${day}4 10:00:00`, end_date: `${day}4 11:00:00` }, editor);
+    const b = await createEvent({ start_date: `${day}4 12:00:00`, end_date: `${day}4 13:00:00` }, editor);
+    await rsvp(a.id);
+    const q = { start_date: `${day}4`, end_date: `${day}4 23:59:59` };
+    const yes = await api('/events', { query: { ...q, ticketed: true } });
+    const no = await api('/events', { query: { ...q, ticketed: false } });
+    expect(yes.json.events.map((e: any) => e.id)).toContain(a.id);
+    expect(yes.json.events.map((e: any) => e.id)).not.toContain(b.id);
+    expect(no.json.events.map((e: any) => e.id)).toContain(b.id);
+    expect(no.json.events.map((e: any) => e.id)).not.toContain(a.id);
+    expect(yes.json.total + no.json.total).toBe((await api('/events', { query: q })).json.total);
+  });
+});
+
+describe('capacity under concurrency (limit off)', () => {
+  let server: OwnServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startOwnServer('tickets-rush', { secret: TEST_JWT_SECRET, env: { CALENDAR_RSVP_RATE_LIMIT: '0' } });
+    token = `Bearer ${await tokenFor('editor', `rush-${uid()}`)}`;
+  }, 120_000);
+  afterAll(() => server?.stop());
+
+  const make = async (capacity: number) => {
+    const start = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const e = await send(`${server.url}/events`, { method: 'POST', authorization: token,
+      body: { title: 'Rush', start_date: `${start} 18:00:00`, end_date: `${start} 20:00:00` } });
+    const t = await send(`${server.url}/tickets`, { method: 'POST', authorization: token, body: { post_id: e.json.id, title: 'Place', capacity } });
+    return t.json.id as number;
+  };
+  const book = (ticket: number, i: number) => send(`${server.url}/attendees`, { method: 'POST',
+    body: { ticket_id: ticket, name: `P${i}`, email: `p${i}@example.org` } });
+
+  test('40 concurrent reservations for 10 places: exactly 10 created, the rest sold out', async () => {
+    const ticket = await make(10);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => book(ticket, i)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 409 && a.json.code === 'rest-ticket-sold-out')).toHaveLength(30);
+    expect((await send(`${server.url}/tickets/${ticket}`)).json.capacity_details).toEqual({ max: 10, available: 0, sold: 10 });
+  }, 120_000);
+
+  test('cancellations under concurrency free their places at once', async () => {
+    const ticket = await make(5);
+    const made = await Promise.all(Array.from({ length: 5 }, (_, i) => book(ticket, i)));
+    const rush = await Promise.all([
+      ...made.slice(0, 3).map((m) => send(`${server.url}/attendees/${m.json.id}?token=${m.json.token}`, { method: 'DELETE' })),
+      ...Array.from({ length: 10 }, (_, i) => book(ticket, 100 + i)),
+    ]);
+    expect(rush.slice(0, 3).map((r) => r.status)).toEqual([200, 200, 200]);
+    const created = rush.slice(3).filter((r) => r.status === 201).length;
+    const sold = (await send(`${server.url}/tickets/${ticket}`)).json.capacity_details.sold;
+    expect(sold).toBe(2 + created);
+    expect(sold).toBeLessThanOrEqual(5);
+  }, 120_000);
+});
