@@ -12,9 +12,9 @@ import { apiRoot } from '../http/paths.js';
 import type { RequestLine } from '../http/request.js';
 import { getLinked } from '../linked/operations.js';
 import type { Language } from '../model/language.js';
-import { ROUTES } from '../routes/all.js';
 import { routeForPath } from '../routes/match.js';
 import { eventRoutes } from '../routes/events.js';
+import { ticketRoutes } from '../routes/tickets.js';
 import { organizerRoutes, venueRoutes } from '../routes/linked.js';
 import { categoryRoutes, tagRoutes } from '../routes/terms.js';
 import type { Group, RouteSpec } from '../routes/types.js';
@@ -30,10 +30,17 @@ export interface ApiAnswer {
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode: number; headers: Record<string, string>; body?: string }>;
 
-/** The read operations the pages use, per group; nothing else is reachable from a page. */
+const tickets = () => import('../tickets/tickets.js');
+const attendees = () => import('../tickets/attendees.js');
+
+/** The operations the pages use, per group (reads, and the reservations of §19); nothing else is reachable from a page. */
 const GROUPS: Partial<Record<Group | string, () => Handler>> = {
-  events: () => createGroupHandler('events', eventRoutes, {
+  events: () => createGroupHandler('events', [...eventRoutes, ...ticketRoutes], {
     'events.list': (ctx) => listEvents(ctx), 'events.occurrences': listOccurrences, 'events.get': getEvent, 'events.getBySlug': getEvent,
+    'tickets.ofEvent': async (ctx) => (await tickets()).listTickets(ctx),
+    'attendees.create': async (ctx) => (await attendees()).createAttendee(ctx),
+    'attendees.get': async (ctx) => (await attendees()).getAttendee(ctx),
+    'attendees.delete': async (ctx) => (await attendees()).deleteAttendee(ctx),
   }, pipelineStore),
   venues: () => createGroupHandler('venues', venueRoutes, { 'venues.getBySlug': getLinked('venue') }, pipelineStore),
   organizers: () => createGroupHandler('organizers', organizerRoutes, { 'organizers.getBySlug': getLinked('organizer') }, pipelineStore),
@@ -70,8 +77,6 @@ export interface ApiClient {
   readonly apiUrl: string;
   call(method: 'GET' | 'POST' | 'DELETE', rel: string, query?: Record<string, string | undefined>, form?: Record<string, string>): Promise<ApiAnswer>;
   readonly meter: PageMeter;
-  /** Whether the pages can call the operations of a route group (tickets and attendees exist only where §19 does). */
-  has(group: string): boolean;
 }
 
 const HEADERS_KEPT = ['authorization', 'host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', EDGE_HEADERS.secret, 'user-agent'];
@@ -85,7 +90,6 @@ export function apiClient(event: APIGatewayProxyEventV2, context: Context, line:
   return {
     apiUrl: `${line.origin}${root}`,
     meter,
-    has: (group) => GROUPS[group] !== undefined && ROUTES.some((r) => r.group === group),
     async call(method, rel, query = {}, form) {
       const route: RouteSpec | null = routeForPath(rel);
       if (!route) throw new Error(`no API route for ${rel}`);

@@ -417,7 +417,6 @@ function addLinks(v: View, e: Json, id: number, venue: Json | null): { ics: stri
 
 /** An event's tickets as its page shows them (contract §19), and as the JSON-LD offers read them. */
 async function ticketsOf(v: View, id: number): Promise<{ shown: object[]; raw: Json[] }> {
-  if (!v.api.has('tickets')) return { shown: [], raw: [] };
   const answer = await v.api.call('GET', `/events/${id}/tickets`, { per_page: '50' });
   if (answer.status !== 200) return { shown: [], raw: [] };
   const raw = arr(answer.body.tickets);
