@@ -188,7 +188,8 @@ describe('the event page', () => {
   });
 
   it('refuses form posts from other sites (Sec-Fetch-Site, Origin) with 403', async () => {
-    for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, {}]) {
+    const refused: Record<string, string>[] = [{ 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }, {}];
+    for (const headers of refused) {
       const res = await page(`/event/${cal.slugs.secret}/`, form({ action: 'password', password: 'open sesame' }, headers));
       expect(res.status).toBe(403);
     }
