@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { startOwnServer, type OwnServer } from '../support/own-server.js';
-import { seedCalendar, type SeededCalendar } from './helpers/pages.js';
+import { checkEventLd, seedCalendar, type SeededCalendar } from './helpers/pages.js';
 
 const secret = 'pages-test-secret-0123456789abcdef012345';
 let server: OwnServer;
@@ -234,25 +234,3 @@ describe('embedding, caching and assets', () => {
     expect(Buffer.byteLength(list.text)).toBeLessThan(60 * 1024);
   });
 });
-
-/** Google's event rich results: required name, startDate, location (Place with address, or VirtualLocation); recommended the rest. */
-export function checkEventLd(ld: any): void {
-  expect(ld['@context']).toBe('https://schema.org');
-  expect(ld['@type']).toBe('Event');
-  expect(typeof ld.name).toBe('string');
-  expect(ld.startDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
-  expect(ld.endDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
-  expect(ld.eventStatus).toMatch(/^https:\/\/schema\.org\/Event(Scheduled|Cancelled|Postponed|Rescheduled|MovedOnline)$/);
-  expect(ld.eventAttendanceMode).toMatch(/^https:\/\/schema\.org\/(Offline|Online|Mixed)EventAttendanceMode$/);
-  expect(ld.location['@type']).toBe('Place');
-  expect(ld.location.name).toEqual(expect.any(String));
-  expect(ld.location.address['@type']).toBe('PostalAddress');
-  expect(ld.location.address.addressLocality).toEqual(expect.any(String));
-  expect(ld.description).toEqual(expect.any(String));
-  expect(ld.image).toEqual([expect.stringMatching(/^https:\/\//)]);
-  expect(ld.organizer).toMatchObject({ '@type': 'Organization', name: expect.any(String), url: expect.stringMatching(/^http/) });
-  for (const offer of ld.offers) {
-    expect(offer).toMatchObject({ '@type': 'Offer', price: expect.any(Number), priceCurrency: expect.stringMatching(/^[A-Z]{3}$/),
-      url: expect.stringMatching(/^http/), availability: expect.stringMatching(/^https:\/\/schema\.org\//) });
-  }
-}

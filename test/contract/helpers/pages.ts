@@ -1,3 +1,5 @@
+import { expect } from '@jest/globals';
+
 /** A small calendar for the page tests, the browser tests, the screenshots and the page benchmark, written through the API. */
 export const YEAR = new Date().getUTCFullYear() + 1;
 
@@ -37,4 +39,26 @@ export async function seedCalendar(api: string, token: string, tag = 'p'): Promi
   const ticket = await post(api, token, '/tickets', { post_id: jazz.id, title: 'Entry', capacity: 20 });
   return { month: m, slugs: { jazz: jazz.slug, yoga: yoga.slug, secret: secret.slug, draft: draft.slug, busy, near: jazz.slug, far: far.slug },
     ticketId: ticket.id };
+}
+
+/** Google's event rich results: required name, startDate, location (Place with address, or VirtualLocation); recommended the rest. */
+export function checkEventLd(ld: any): void {
+  expect(ld['@context']).toBe('https://schema.org');
+  expect(ld['@type']).toBe('Event');
+  expect(typeof ld.name).toBe('string');
+  expect(ld.startDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+  expect(ld.endDate).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
+  expect(ld.eventStatus).toMatch(/^https:\/\/schema\.org\/Event(Scheduled|Cancelled|Postponed|Rescheduled|MovedOnline)$/);
+  expect(ld.eventAttendanceMode).toMatch(/^https:\/\/schema\.org\/(Offline|Online|Mixed)EventAttendanceMode$/);
+  expect(ld.location['@type']).toBe('Place');
+  expect(ld.location.name).toEqual(expect.any(String));
+  expect(ld.location.address['@type']).toBe('PostalAddress');
+  expect(ld.location.address.addressLocality).toEqual(expect.any(String));
+  expect(ld.description).toEqual(expect.any(String));
+  expect(ld.image).toEqual([expect.stringMatching(/^https:\/\//)]);
+  expect(ld.organizer).toMatchObject({ '@type': 'Organization', name: expect.any(String), url: expect.stringMatching(/^http/) });
+  for (const offer of ld.offers) {
+    expect(offer).toMatchObject({ '@type': 'Offer', price: expect.any(Number), priceCurrency: expect.stringMatching(/^[A-Z]{3}$/),
+      url: expect.stringMatching(/^http/), availability: expect.stringMatching(/^https:\/\/schema\.org\//) });
+  }
 }
