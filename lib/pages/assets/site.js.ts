@@ -58,7 +58,6 @@ export const EMBED_JS = `(function () {
   var frame = document.createElement('iframe');
   frame.src = url.toString();
   frame.title = script.getAttribute('data-title') || 'Calendar';
-  frame.loading = 'lazy';
   frame.referrerPolicy = 'no-referrer';
   frame.style.cssText = 'width:100%;border:0;display:block;height:600px;overflow:hidden';
   frame.setAttribute('scrolling', 'no');
