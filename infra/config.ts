@@ -75,6 +75,14 @@ export interface CalendarConfig {
   cacheSeconds: number;
   /** How long the changes feed keeps changes, seconds (context `changesRetentionSeconds`, default 30 days). */
   changesRetentionSeconds: number;
+  /** The default radius of a geo filter and its unit: CALENDAR_GEOLOC_RADIUS / _UNIT (contexts `geolocRadius`, `geolocUnit`). */
+  geolocRadius: number;
+  geolocUnit: 'mi' | 'km';
+  /**
+   * Geocode venues through Amazon Location Service (context `geocoding`, default false: each request costs money): a
+   * place index and a function on the table's stream (infra/geocoding.ts).
+   */
+  geocoding: boolean;
   /** CloudWatch Logs retention for function and access logs, days (context `logRetentionDays`). */
   logRetentionDays: number;
   /** Application log level: Lambda's log filter and POWERTOOLS_LOG_LEVEL (context `logLevel`, default INFO). */
@@ -116,6 +124,9 @@ export const DEFAULTS = {
   logRetentionDays: 30,
   cacheSeconds: 0,
   changesRetentionSeconds: 2_592_000,
+  geolocRadius: 25,
+  geolocUnit: 'mi',
+  geocoding: false,
   logLevel: 'INFO',
   tracing: false,
   // About 200 of a standard account's 1,000: room for a busy events function, the others sized by their traffic.
@@ -163,6 +174,17 @@ function int(raw: Raw, key: string, fallback: number, min: number, max: number):
   const n = typeof v === 'number' ? v : Number(String(v).trim());
   if (!Number.isInteger(n) || n < min || n > max) {
     throw new ConfigError(`Context "${key}" must be a whole number from ${min} to ${max}, not "${String(v)}".`);
+  }
+  return n;
+}
+
+/** A decimal number greater than 0 and at most `max`. */
+function decimal(raw: Raw, key: string, fallback: number, max: number): number {
+  const v = raw(key);
+  if (v === undefined || v === null || v === '') return fallback;
+  const n = typeof v === 'number' ? v : Number(String(v).trim());
+  if (!Number.isFinite(n) || n <= 0 || n > max) {
+    throw new ConfigError(`Context "${key}" must be a number greater than 0 and at most ${max}, not "${String(v)}".`);
   }
   return n;
 }
@@ -338,6 +360,10 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
   const cacheSeconds = int(raw, 'cacheSeconds', DEFAULTS.cacheSeconds, 0, 31_536_000);
   const changesRetentionSeconds = int(raw, 'changesRetentionSeconds', DEFAULTS.changesRetentionSeconds, 3600, 31_536_000);
 
+  const geolocRadius = decimal(raw, 'geolocRadius', DEFAULTS.geolocRadius, 25_000);
+  const geolocUnit = text(raw, 'geolocUnit', DEFAULTS.geolocUnit).toLowerCase();
+  if (geolocUnit !== 'mi' && geolocUnit !== 'km') throw new ConfigError(`Context "geolocUnit" must be mi or km, not "${geolocUnit}".`);
+
   const logLevel = text(raw, 'logLevel', DEFAULTS.logLevel).toUpperCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`Context "logLevel" must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
@@ -361,6 +387,9 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     logRetentionDays,
     cacheSeconds,
     changesRetentionSeconds,
+    geolocRadius,
+    geolocUnit,
+    geocoding: bool(raw, 'geocoding', DEFAULTS.geocoding),
     logLevel: logLevel as LogLevel,
     tracing: bool(raw, 'tracing', DEFAULTS.tracing),
     reservedConcurrency: reservedConcurrency(raw),

@@ -37,6 +37,8 @@ export interface CalendarMonitoringProps {
   functions: Record<Group, LambdaFunction>;
   horizon: { fn: LambdaFunction; deadLetters: sqs.IQueue };
   changeEvents: { fn: LambdaFunction; deadLetters: sqs.IQueue };
+  /** With `-c geocoding=true`: the venue geocoder and its failure queue. */
+  geocoding: { fn: LambdaFunction; deadLetters: sqs.IQueue } | null;
 }
 
 /** ALARM after one breaching 5-minute period: something failed, and each failure matters. */
@@ -176,9 +178,19 @@ export class CalendarMonitoring extends Construct {
         ...says('DynamoDB throttled writes to the table in two of three 5-minute periods.') } },
     });
 
+    if (props.geocoding) {
+      this.monitorFunction(props.geocoding.fn, 'Geocode', 'venue geocoder', {
+        ...jobLatency('venue geocoder'),
+        isIterator: true,
+        addMaxIteratorAgeAlarm: { [KEY]: { maxAgeInMillis: alarms.iteratorAgeSeconds * 1000, ...ONCE,
+          ...says(`Venue geocoding is more than ${alarms.iteratorAgeSeconds} s behind the table: the geocoder is failing or throttled.`) } },
+      });
+    }
+
     for (const [name, label, queue] of [
       ['HorizonDeadLetters', 'horizon job', props.horizon.deadLetters],
       ['PublishChangesDeadLetters', 'change publisher', props.changeEvents.deadLetters],
+      ...(props.geocoding ? [['GeocodeDeadLetters', 'venue geocoder', props.geocoding.deadLetters] as const] : []),
     ] as const) {
       this.facade.monitorSqsQueue({
         queue,

@@ -31,6 +31,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as location from 'aws-cdk-lib/aws-location';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as schedulerTargets from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -111,6 +112,8 @@ export class CalendarStack extends Stack {
   readonly functions: Record<Group, lambda.Function>;
   /** Change events: the bus, the function that publishes the table stream's new change-log entries, its failure queue. */
   readonly changeEvents: { bus: events.EventBus; fn: lambda.Function; deadLetters: sqs.Queue };
+  /** With `-c geocoding=true`: the place index and the function that geocodes venues from the table's stream. */
+  readonly geocoding: { index: location.CfnPlaceIndex; fn: lambda.Function; deadLetters: sqs.Queue } | null;
   /** The recurring series' horizon job (contract §13), its daily schedule and the schedule's dead-letter queue. */
   readonly horizon: { fn: lambda.Function; schedule: scheduler.Schedule; deadLetters: sqs.Queue };
   readonly api: HttpApi;
@@ -213,6 +216,8 @@ export class CalendarStack extends Stack {
       CALENDAR_JWT_AUDIENCE: audience,
       CALENDAR_CACHE_SECONDS: String(config.cacheSeconds),
       CALENDAR_CHANGES_RETENTION_SECONDS: String(config.changesRetentionSeconds),
+      CALENDAR_GEOLOC_RADIUS: String(config.geolocRadius),
+      CALENDAR_GEOLOC_UNIT: config.geolocUnit,
       NODE_OPTIONS: '--enable-source-maps',
       ...(config.siteUrl ? { CALENDAR_SITE_URL: config.siteUrl } : {}),
       // Declared only in a `samLocal` synth, so that sam local's --env-vars file can set them (SAM only overrides
@@ -337,6 +342,7 @@ export class CalendarStack extends Stack {
 
     // ---------------------------------------------------------------- change events
     this.changeEvents = this.buildChangeEvents(environment, retention);
+    this.geocoding = config.geocoding ? this.buildGeocoding(environment, retention) : null;
     if (domain) {
       new CfnOutput(this, 'CustomDomainUrl', {
         value: `https://${config.customDomain!.domainName}/${NAMESPACE}`,
@@ -357,6 +363,7 @@ export class CalendarStack extends Stack {
 
     this.monitoring = new CalendarMonitoring(this, 'Monitoring', {
       config, api, stage: this.stage, table: this.table, functions, horizon: this.horizon, changeEvents: this.changeEvents,
+      geocoding: this.geocoding,
     });
 
     if (config.samLocal) {
@@ -451,6 +458,54 @@ export class CalendarStack extends Stack {
       + 'the table\'s stream ARN.' });
     new CfnOutput(this, 'ChangeEventBusName', { value: bus.eventBusName, description: 'EventBridge bus with one event per committed change' });
     return { bus, fn, deadLetters };
+  }
+
+  /**
+   * Geocoding (contract §18, docs/geolocation.md), only with `-c geocoding=true`: an Amazon Location place index (Esri
+   * data, request-based pricing, intended use Storage because the coordinates are stored) and a function on the table's
+   * stream (the change publisher's stream, a second consumer), filtered to venue records whose coordinates no client
+   * set, that places those whose address changed (functions/geocode.ts). Its role may search that one index, nothing
+   * else of Amazon Location. Batches that keep failing go to an encrypted queue, as the publisher's do.
+   */
+  private buildGeocoding(environment: Record<string, string>, retention: logs.RetentionDays):
+    { index: location.CfnPlaceIndex; fn: lambda.Function; deadLetters: sqs.Queue } {
+    const index = new location.CfnPlaceIndex(this, 'Places', {
+      indexName: `${Stack.of(this).stackName}-places`,
+      dataSource: 'Esri',
+      pricingPlan: 'RequestBasedUsage',
+      dataSourceConfiguration: { intendedUse: 'Storage' },
+      description: 'Calendar API: geocodes venue addresses (contract §18)',
+    });
+    const fn = this.buildLambda('Geocode', 'functions/geocode.ts', 'Calendar API: geocodes venues whose address changed',
+      'Calendar API venue geocoder', 'read-write', { ...environment, CALENDAR_PLACE_INDEX: index.indexName }, retention,
+      { memorySize: 256, timeout: Duration.seconds(30), ...reserved(this.config.reservedConcurrency.publishChanges) });
+    fn.role!.addToPrincipalPolicy(new iam.PolicyStatement({
+      sid: 'SearchThePlaceIndex', actions: ['geo:SearchPlaceIndexForText'], resources: [index.attrIndexArn],
+    }));
+    Validations.of(fn).acknowledge({ id: 'Serverless::Serverless-LambdaDLQ', reason: 'The stream event source invokes this '
+      + 'function synchronously; batches that keep failing go to the event source\'s failure destination (the queue below).' });
+    const deadLetters = this.deadLetterQueue('GeocodeDeadLetters', 'the failure destination of the venue geocoder\'s stream '
+      + 'source; what lands here waits for an operator (the venue stays without coordinates until its next write).');
+    fn.addEventSource(new DynamoEventSource(this.table, {
+      startingPosition: lambda.StartingPosition.LATEST,
+      batchSize: 20,
+      maxBatchingWindow: Duration.seconds(5),
+      bisectBatchOnError: true,
+      retryAttempts: 5,
+      maxRecordAge: Duration.hours(1),
+      reportBatchItemFailures: true,
+      onFailure: new SqsDlq(deadLetters),
+      filters: [lambda.FilterCriteria.filter({
+        eventName: lambda.FilterRule.or('INSERT', 'MODIFY'),
+        dynamodb: { NewImage: { kind: { S: lambda.FilterRule.isEqual('venue') }, SK: { S: lambda.FilterRule.isEqual('POST') },
+          geoOwn: lambda.FilterRule.notExists() } },
+      })],
+    }));
+    Validations.of(fn.role!).acknowledge({ id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]', reason: 'dynamodb:ListStreams, '
+      + 'which the stream event source grants, has no resource-level permissions; the stream reads themselves are limited to '
+      + 'the table\'s stream ARN.' });
+    new CfnOutput(this, 'PlaceIndexName', { value: index.indexName, description: 'Amazon Location place index that geocodes venues' });
+    return { index, fn, deadLetters };
   }
 
   /**

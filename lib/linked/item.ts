@@ -64,6 +64,8 @@ export type LinkedItem = PostRecord<LinkedKind, LinkedText> & {
   lng?: number;
   /** Set when a client wrote or cleared the coordinates: geocoding leaves them alone from then on. */
   geoOwn?: boolean;
+  /** The address text geocoding last placed (or failed to place): lib/geo/geocode.ts. */
+  geoAddr?: string;
   /** The geohash of the coordinates (lib/geo/cells.ts) when the venue has coordinates; the byCell index keys. */
   gh?: string;
   GSI3PK?: string;
@@ -210,6 +212,14 @@ export function applyCoordinates(item: LinkedItem, lat: number | null | undefine
     const missing = item.lat === undefined ? 'geo_lat' : 'geo_lng';
     throw invalidParam(missing, `${missing} is required with ${missing === 'geo_lat' ? 'geo_lng' : 'geo_lat'}: send both coordinates or neither`);
   }
+  indexCoordinates(item);
+}
+
+/**
+ * A venue's geohash and byCell index keys from its coordinates: present only when it has coordinates (both set and
+ * not both 0).
+ */
+export function indexCoordinates(item: LinkedItem): void {
   const has = item.lat !== undefined && item.lng !== undefined && !(item.lat === 0 && item.lng === 0);
   if (has) {
     item.gh = cellOf({ lat: item.lat!, lng: item.lng! });

@@ -60,7 +60,7 @@ export const BUDGET_TITLES: Record<number, string> = {
   8: 'POST /events (inline venue, 2 categories): 1 transaction + ≤ 2 other requests',
   9: 'cold start: bundle ≤ 400 KB and import ≤ 1.5 × the document-client bundle',
   10: 'warm overhead (stubbed DynamoDB): ≤ 0.5 ms median per invocation (the handler\'s own time)',
-  11: 'every list (3–6, 11a–11k): RCU at the largest N ≤ 1.5 × at the smallest, and ≤ 30 + 1.5 × records returned',
+  11: 'every list (3–6, 11a–11k, 14a–14d): RCU at the largest N ≤ 1.5 × at the smallest, and ≤ 30 + 1.5 × records returned',
   12: 'pages near their byte floor: page of 10 ≤ 10 RCU, page of 50 ≤ 30 RCU, one event ≤ 2 RCU',
 };
 

@@ -8,7 +8,8 @@
  *   npm run bench -- --n 20000 --out /tmp/bench --runs 30
  *
  * Options: --quick, --n <list>, --out <dir>, --seed <n>, --runs <cold-start runs>, --warm-iterations <n>,
- * --endpoint <url> (an existing DynamoDB instead of DynamoDB Local), --skip coldstart,warm,baseline, --keep-tables.
+ * --endpoint <url> (an existing DynamoDB instead of DynamoDB Local), --skip coldstart,warm,baseline, --keep-tables,
+ * --only <scenario ids> (e.g. 14a,14b,14c,14d: only those scenarios).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,8 @@ export interface CliOptions {
   lists: number[] | null;
   /** The share of seeded events that are occurrences of recurring series (--recurring 0.2), and the series scenarios. */
   recurring: number;
+  /** Only these scenario ids (--only 14a,14b); null: all. */
+  only: string[] | null;
 }
 
 class UsageError extends Error {}
@@ -62,6 +65,7 @@ export function parseArgs(argv: string[]): CliOptions {
     keepTables: false,
     lists: argv.includes('--lists') ? (quick ? [100, 1_000] : [1_000, 10_000]) : null,
     recurring: 0,
+    only: null,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -85,11 +89,12 @@ export function parseArgs(argv: string[]): CliOptions {
     else if (a === '--endpoint') o.endpoint = value();
     else if (a === '--skip') value().split(',').forEach((s) => o.skip.add(s.trim()));
     else if (a === '--keep-tables') o.keepTables = true;
+    else if (a === '--only') o.only = value().split(',').map((v) => v.trim()).filter(Boolean);
     else if (a === '--recurring') {
       o.recurring = Number(value());
       if (!(o.recurring > 0 && o.recurring < 1)) throw new UsageError('--recurring takes a share between 0 and 1, e.g. 0.2');
     }
-    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2]');
+    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2] [--only 14a,14b]');
     else throw new UsageError(`unknown option ${a} (see --help)`);
   }
   for (const s of o.skip) if (!['coldstart', 'warm', 'baseline'].includes(s)) throw new UsageError(`--skip takes coldstart, warm, baseline; not "${s}"`);
@@ -161,7 +166,7 @@ async function main(argv: string[]): Promise<void> {
   const o = parseArgs(argv);
   if (o.lists) return runListsMode(o);
   const t0 = performance.now();
-  const mode: BenchResult['meta']['mode'] = o.quick ? 'quick' : o.ns.join(',') === '10000,100000' ? 'full' : 'custom';
+  const mode: BenchResult['meta']['mode'] = o.quick ? 'quick' : o.ns.join(',') === '10000,100000' && !o.only ? 'full' : 'custom';
   log(`mode ${mode}: N = ${o.ns.join(', ')}`);
   const bounds = boundsFor(o.quick);
 
@@ -198,7 +203,7 @@ async function main(argv: string[]): Promise<void> {
         n, endpoint, table: `bench-${n}-${Date.now().toString(36)}`, seed: o.seed, linked,
         readBounds: bounds.read, writeBounds: bounds.write,
         baselineBounds: o.skip.has('baseline') ? { maxCount: 0, maxMs: 0, minCount: 0 } : bounds.baseline,
-        writeConcurrency: 8, keepTable: o.keepTables, recurring: o.recurring,
+        writeConcurrency: 8, keepTable: o.keepTables, recurring: o.recurring, only: o.only,
       };
       const r = await worker<ScaleResult>('scale', config);
       if (o.skip.has('baseline')) r.baseline = [];

@@ -12,6 +12,8 @@ import type { BaselineResult } from './baseline.js';
 import type { ScenarioResult, ScenarioTargets } from './scenarios.js';
 import type { LinkedCounts, SeedEventsResult } from './seed.js';
 import type { LambdaHandler } from '../../lib/local/server.js';
+import { distanceKm } from '../../lib/geo/distance.js';
+import { CITY_CENTRES } from './seed.js';
 
 export interface ScaleOptions {
   n: number;
@@ -29,6 +31,8 @@ export interface ScaleOptions {
   keepTable?: boolean;
   /** The share of events that are occurrences of recurring series (0: none), and with it the series write scenarios. */
   recurring?: number;
+  /** Only these scenario ids (null: all). */
+  only?: string[] | null;
   log?: (line: string) => void;
 }
 
@@ -149,17 +153,18 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       categoryIds: [p.categories[1]!, p.categories[4]!],
       editorToken: tokens[0]!,
       runTag: `${o.n}-${Date.now().toString(36)}`,
+      geo: geoTargets(p.coords ?? {}, tally.perVenue, tally.events),
       ...(o.recurring ? { series: await createDailySeries(http, tokens[0]!, startDay, 'Bench regenerated series'), seriesStart: startDay } : {}),
     };
 
     const recorder = sc.installCommandRecorder(store);
     const scenarios: ScenarioResult[] = [];
-    for (const spec of sc.scenarioSpecs(targets)) {
+    for (const spec of sc.scenarioSpecs(targets).filter((x) => !o.only || o.only.includes(x.id))) {
       const r = await sc.measureScenario(http, spec, spec.method === 'POST' ? o.writeBounds : o.readBounds, recorder);
       log(`N=${o.n}: scenario ${r.id} ${r.method} ${r.path}: ${r.error ?? `${r.meter.requests} req, ${r.meter.rcu} RCU, ${r.meter.items} items read, ${r.itemsReturned} returned, p50 ${r.latency.p50.toFixed(1)} ms (${r.latency.samples} calls)`}`);
       scenarios.push(r);
     }
-    if (o.recurring) {
+    if (o.recurring && (!o.only || o.only.includes('13c'))) {
       const r = await measureSeriesDeletes(http, tokens[0]!, startDay, sc);
       log(`N=${o.n}: scenario ${r.id}: ${r.meter.requests} req, ${r.meter.rcu} RCU, ${r.meter.wcu} WCU, p50 ${r.latency.p50.toFixed(0)} ms`);
       scenarios.push(r);
@@ -193,6 +198,27 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     if (!o.keepTable) await raw.send(new DeleteTableCommand({ TableName: o.table })).catch(() => undefined);
     raw.destroy();
   }
+}
+
+/**
+ * The geo scenarios' circles: one around the busiest venue with a radius of 0.4 × the distance to its nearest
+ * neighbour (so it holds that venue alone), and the home city's centre (seed.ts), whose default circle holds every
+ * venue of the city and no other.
+ */
+function geoTargets(coords: Record<number, { lat: number; lng: number }>, perVenue: Record<number, number>, events: number):
+  ScenarioTargets['geo'] {
+  const ids = Object.keys(coords).map(Number);
+  if (!ids.length) return undefined;
+  const busiest = ids.reduce((a, b) => ((perVenue[b] ?? 0) > (perVenue[a] ?? 0) ? b : a));
+  const at = coords[busiest]!;
+  const nearest = Math.min(...ids.filter((id) => id !== busiest).map((id) => distanceKm(at, coords[id]!)));
+  const km = Math.max(0.001, Math.floor(nearest * 0.4 * 1000) / 1000);
+  const home = Object.keys(CITY_CENTRES)[0]!;
+  const centre = CITY_CENTRES[home]!;
+  const cityKm = 25 * 1.609344;
+  const inCity = ids.filter((id) => distanceKm(centre, coords[id]!) <= cityKm);
+  const share = (vs: number[]) => vs.reduce((n, id) => n + (perVenue[id] ?? 0), 0) / events;
+  return { one: { ...at, km, share: share([busiest]) }, city: { name: home, ...centre, share: share(inCity) } };
 }
 
 /** A 2-year daily series (730 occurrences within the horizon) created through the API: its id. */

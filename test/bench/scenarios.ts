@@ -197,6 +197,11 @@ export interface ScenarioTargets {
   editorToken: string;
   /** Makes names unique across runs within one table. */
   runTag: string;
+  /**
+   * Geo filters (contract §18): a circle around the busiest venue holding only it (radius in km), and the home city's
+   * centre, whose default circle (25 mi) holds every venue of the city.
+   */
+  geo?: { one: { lat: number; lng: number; km: number; share: number }; city: { name: string; lat: number; lng: number; share: number } };
   /** With recurring series in the calendar: a 2-year daily series that scenario 13b rewrites, and the day new ones start. */
   series?: number;
   seriesStart?: string;
@@ -225,6 +230,15 @@ export function scenarioSpecs(t: ScenarioTargets): ScenarioSpec[] {
     get('11i', 11, 'list, events still running today or later (ends_after)', `/events?ends_after=${t.month.start}`),
     { ...get('11j', 11, 'list, draft events (editor, status=draft)', '/events?status=draft'), token: t.editorToken },
     get('11k', 12, 'list, no parameters, 50 per page', '/events?per_page=50'),
+    // Geo filters (contract §18): each a single filter, under the same growth and page budget.
+    ...(t.geo === undefined ? [] : [
+      get('14a', 11, `list, a circle holding one venue (${(t.geo.one.share * 100).toFixed(1)}% of events)`,
+        `/events?geoloc_lat=${t.geo.one.lat}&geoloc_lng=${t.geo.one.lng}&geoloc_radius=${t.geo.one.km}&geoloc_unit=km`),
+      get('14b', 11, `list, ${t.geo.city.name}'s default circle, every venue of the city (${(t.geo.city.share * 100).toFixed(1)}% of events)`,
+        `/events?geoloc_lat=${t.geo.city.lat}&geoloc_lng=${t.geo.city.lng}`),
+      get('14c', 11, 'list, geoloc=true (venue with coordinates)', '/events?geoloc=true'),
+      get('14d', 11, 'list, geoloc=false (no venue, or one without coordinates)', '/events?geoloc=false'),
+    ]),
     get('7a', 7, 'venues, first page', '/venues'),
     get('7b', 7, 'organizers, first page', '/organizers'),
     get('7c', 7, 'categories, first page', '/categories'),

@@ -26,6 +26,7 @@ import { SHORT_BUCKET, spanTier } from '../../lib/store/event-counts.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
 import { counterKey, eventStartSortKey, postKey } from '../../lib/store/keys.js';
 import { createItems, withSlug } from '../../lib/store/kit.js';
+import { cellOf } from '../../lib/geo/cells.js';
 import type { TransactItem } from '../../lib/store/types.js';
 import { wallToUtc } from '../../lib/time/format.js';
 import { zoneOf, type Zone } from '../../lib/time/zones.js';
@@ -234,6 +235,8 @@ export interface LinkPools {
   tags: number[];
   /** User ids events are written by. */
   authors: number[];
+  /** Venue coordinates (contract §18), by venue id: its events are indexed in its geo cells. */
+  coords?: Record<number, { lat: number; lng: number }>;
 }
 
 export const EVENT_SLUG_PREFIX = 'bench-event-';
@@ -404,6 +407,8 @@ export class EventGenerator {
       tags: this.links(this.pools.tags, this.zipf.tag, r.weighted(D.tags.counts)),
     };
     if (venue !== undefined) item.venue = venue;
+    const at = venue !== undefined ? this.pools.coords?.[venue] : undefined;
+    if (at) item.gh = cellOf(at);
     if (r.chance(0.2)) item.website = `https://example.org/events/${id}`;
     if (r.chance(0.25)) item.image = `https://images.example.org/${id}.jpg`;
     let slug = eventSlug(id);
@@ -783,6 +788,24 @@ export interface LinkedCounts {
 const CITIES = [['Berlin', 'Germany', '10115'], ['Lisboa', 'Portugal', '1100-148'], ['New York', 'United States', '10001'],
   ['London', 'United Kingdom', 'EC1A 1BB'], ['Tokyo', 'Japan', '100-0001'], ['Sydney', 'Australia', '2000'],
   ['Porto', 'Portugal', '4000-322'], ['Hamburg', 'Germany', '20095']] as const;
+/** City centres; venues lie within VENUE_SPREAD_KM of theirs. Most venues are in the first city (GEO_HOME_SHARE). */
+export const CITY_CENTRES: Record<string, { lat: number; lng: number }> = {
+  Berlin: { lat: 52.52, lng: 13.405 }, Lisboa: { lat: 38.7223, lng: -9.1393 }, 'New York': { lat: 40.7128, lng: -74.006 },
+  London: { lat: 51.5072, lng: -0.1276 }, Tokyo: { lat: 35.6762, lng: 139.6503 }, Sydney: { lat: -33.8688, lng: 151.2093 },
+  Porto: { lat: 41.1579, lng: -8.6291 }, Hamburg: { lat: 53.5511, lng: 9.9937 },
+};
+const GEO_HOME_SHARE = 0.85;
+const VENUE_SPREAD_KM = 12;
+
+/** A point within `km` of `centre` (uniform over the disc), to 6 decimals. */
+function around(rng: Rng, centre: { lat: number; lng: number }, km: number): { lat: number; lng: number } {
+  const r = km * Math.sqrt(rng.next());
+  const a = 2 * Math.PI * rng.next();
+  const lat = centre.lat + (r * Math.cos(a)) / 111.2;
+  const lng = centre.lng + (r * Math.sin(a)) / (111.2 * Math.cos((centre.lat * Math.PI) / 180));
+  return { lat: Math.round(lat * 1e6) / 1e6, lng: Math.round(lng * 1e6) / 1e6 };
+}
+
 const CATEGORY_NAMES = ['Music', 'Theatre', 'Film', 'Family', 'Sports', 'Talks', 'Workshops', 'Food', 'Art', 'Community'];
 
 export interface LinkedResult {
@@ -814,12 +837,18 @@ export async function createLinkedRecords(http: KeepAliveClient, apiPath: string
   const range = (n: number, from = 0) => Array.from({ length: Math.max(0, n) }, (_, i) => i + from);
   // Bodies are drawn before anything is sent, so the content does not depend on response order.
   const send = (path: string, bodies: Record<string, unknown>[]) => pool(bodies, concurrency, (b, i) => post(path, b, i));
+  // Coordinates from a generator of their own, so the other records' draws stay as they were before venues had them.
+  const geo = new Rng(seed ^ 0x6e0);
+  const places: { lat: number; lng: number }[] = [];
   const v = await send('/venues', range(counts.venues).map((i) => {
-    const [city, country, zip] = rng.pick(CITIES);
+    const drawn = rng.pick(CITIES);
+    const [city, country, zip] = geo.chance(GEO_HOME_SHARE) ? CITIES[0] : drawn;
+    const at = around(geo, CITY_CENTRES[city]!, city === CITIES[0][0] ? VENUE_SPREAD_KM : 5);
+    places.push(at);
     return {
       venue: `Bench Venue ${n3(i)} ${city}`, address: `${rng.range(1, 200)} ${rng.pick(WORDS)} street`, city, country, zip,
       phone: `+1 555 ${String(rng.range(1000, 9999))}`, website: `https://venue-${i + 1}.example.org`,
-      description: `<p>${words(rng, 20)}</p>`, show_map: true,
+      description: `<p>${words(rng, 20)}</p>`, show_map: true, geo_lat: at.lat, geo_lng: at.lng,
     };
   }));
   const o = await send('/organizers', range(counts.organizers).map((i) => ({
@@ -835,7 +864,8 @@ export async function createLinkedRecords(http: KeepAliveClient, apiPath: string
   })));
   const t = await send('/tags', range(counts.tags).map((i) => ({ name: `${rng.pick(WORDS)}-${n3(i)}` })));
   return {
-    pools: { venues: v, organizers: o, categories: [...tops, ...rest], tags: t, authors: [...authors].sort((a, b) => a - b) },
+    pools: { venues: v, organizers: o, categories: [...tops, ...rest], tags: t, authors: [...authors].sort((a, b) => a - b),
+      coords: Object.fromEntries(v.map((id, i) => [id, places[i]!])) },
     ms: performance.now() - t0,
     requests,
   };

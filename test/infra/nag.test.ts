@@ -84,6 +84,13 @@ test('the Serverless pack passes; its acknowledgements name each function, queue
   expect(paths('Serverless-SNSRedrivePolicy')).toEqual([stack.monitoring.emailSubscription.node.path]);
 }, TIMEOUT);
 
+test('with -c geocoding=true both packs pass: the geocoder is acknowledged as the change publisher is', () => {
+  const { stack, paths } = serverlessReport({ geocoding: 'true' });
+  const fnPath = (fn: { node: { path: string } }) => `${fn.node.path}/Resource`;
+  expect(paths('Serverless-LambdaDLQ')).toContain(fnPath(stack.geocoding!.fn));
+  expect(paths('Serverless-SQSRedrivePolicy')).toContain(fnPath(stack.geocoding!.deadLetters));
+}, TIMEOUT);
+
 test('with -c tracing=true both packs pass without the tracing acknowledgement', () => {
   const { suppressed } = serverlessReport({ tracing: 'true' });
   expect(suppressed.map((s) => s.ruleName)).not.toContain('Serverless-LambdaTracing');

@@ -37,6 +37,11 @@ describe('table', () => {
     const byName = (list: any[]) => Object.fromEntries(list.map((i) => [i.IndexName, i]));
     expect(byName(p.GlobalSecondaryIndexes)).toEqual(byName(input.GlobalSecondaryIndexes!));
     expect(p.GlobalSecondaryIndexes.map((i: any) => i.IndexName)).toEqual(TABLE.indexes.map((i) => i.name));
+    // The venues by geohash cell (contract §18, lib/geo/plan.ts): a sparse index on GSI3PK/GSI3SK.
+    expect(byName(p.GlobalSecondaryIndexes).byCell).toMatchObject({
+      KeySchema: [{ AttributeName: 'GSI3PK', KeyType: 'HASH' }, { AttributeName: 'GSI3SK', KeyType: 'RANGE' }],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: expect.arrayContaining(['lat', 'lng', 'status']) },
+    });
     expect(p.LocalSecondaryIndexes).toBeUndefined();
   });
 
@@ -116,6 +121,39 @@ describe('change events (contract §16, issue: events for other systems)', () =>
   });
 });
 
+describe('geocoding (contract §18, -c geocoding=true)', () => {
+  test('off by default: no place index, no geocoder, no geo permission', () => {
+    base.template.resourceCountIs('AWS::Location::PlaceIndex', 0);
+    expect(base.stack.geocoding).toBeNull();
+    expect(JSON.stringify(base.json)).not.toContain('geo:');
+  });
+
+  test('on: an Esri place index for stored results, a geocoder on the table stream filtered to venues, searching that index only', () => {
+    const s = synth({ geocoding: 'true' });
+    s.template.resourceCountIs('AWS::Location::PlaceIndex', 1);
+    const index = s.stack.getLogicalId(s.stack.geocoding!.index);
+    expect(s.json.Resources[index]!.Properties).toMatchObject({ DataSource: 'Esri', PricingPlan: 'RequestBasedUsage',
+      DataSourceConfiguration: { IntendedUse: 'Storage' } });
+    const fn = logicalId(s.stack, s.stack.geocoding!.fn);
+    const queue = logicalId(s.stack, s.stack.geocoding!.deadLetters);
+    const props = s.json.Resources[fn]!.Properties;
+    expect(props.Environment.Variables).toMatchObject({ CALENDAR_PLACE_INDEX: expect.anything(), CALENDAR_GEOLOC_UNIT: 'mi' });
+    const statements = roleStatements(s.json, props.Role['Fn::GetAtt'][0]);
+    const geo = statements.filter((st) => st.actions.some((a) => a.startsWith('geo:')));
+    expect(geo).toEqual([expect.objectContaining({ actions: ['geo:SearchPlaceIndexForText'], resources: [{ 'Fn::GetAtt': [index, 'IndexArn'] }] })]);
+    const mapping = resourcesOfType(s.json, 'AWS::Lambda::EventSourceMapping').map(([, m]) => m).find((m) => m.Properties.FunctionName.Ref === fn)!;
+    expect(mapping.Properties).toMatchObject({ EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack, s.stack.table), 'StreamArn'] },
+      BisectBatchOnFunctionError: true, FunctionResponseTypes: ['ReportBatchItemFailures'],
+      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [queue, 'Arn'] } } } });
+    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ eventName: ['INSERT', 'MODIFY'],
+      dynamodb: { NewImage: { kind: { S: ['venue'] }, SK: { S: ['POST'] }, geoOwn: [{ exists: false }] } } });
+    expect(s.json.Resources[queue]!.Properties).toMatchObject({ SqsManagedSseEnabled: true });
+    // Alarms as for the change publisher: errors, iterator age, failed work in the queue.
+    const alarms = resourcesOfType(s.json, 'AWS::CloudWatch::Alarm').map(([, a]) => JSON.stringify(a.Properties));
+    expect(alarms.filter((a) => a.includes('venue geocoder')).length).toBeGreaterThanOrEqual(3);
+  }, TIMEOUT);
+});
+
 describe('functions', () => {
   test('six functions behind the API, the horizon job and the change publisher, on nodejs24.x / arm64 with ESM bundles', () => {
     const fns = resourcesOfType(base.json, 'AWS::Lambda::Function');
@@ -151,6 +189,8 @@ describe('functions', () => {
         CALENDAR_JWT_AUDIENCE: { Ref: client },
         CALENDAR_CACHE_SECONDS: '0',
         CALENDAR_CHANGES_RETENTION_SECONDS: '2592000',
+        CALENDAR_GEOLOC_RADIUS: '25',
+        CALENDAR_GEOLOC_UNIT: 'mi',
         NODE_OPTIONS: '--enable-source-maps',
         // Powertools (infra/telemetry.ts; test/infra/monitoring.test.ts covers every function)
         POWERTOOLS_SERVICE_NAME: group,
@@ -363,7 +403,7 @@ describe('outputs', () => {
 });
 
 describe('configuration by context', () => {
-  test('throttling, time zone, site URL, named stage, stack name, cache lifetime', () => {
+  test('throttling, time zone, site URL, named stage, stack name, cache lifetime, default geo radius', () => {
     const s = synth({
       throttlingRateLimit: '7',
       throttlingBurstLimit: '9',
@@ -373,6 +413,8 @@ describe('configuration by context', () => {
       stackName: 'CalendarStaging',
       logRetentionDays: '90',
       cacheSeconds: '120',
+      geolocRadius: '40.5',
+      geolocUnit: 'KM',
     });
     expect(s.stack.stackName).toBe('CalendarStaging');
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -381,7 +423,7 @@ describe('configuration by context', () => {
     });
     s.template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ CALENDAR_TIMEZONE: 'Europe/Lisbon', CALENDAR_SITE_URL: 'https://calendar.example.org',
-        CALENDAR_CACHE_SECONDS: '120' }) },
+        CALENDAR_CACHE_SECONDS: '120', CALENDAR_GEOLOC_RADIUS: '40.5', CALENDAR_GEOLOC_UNIT: 'km' }) },
     });
     s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
     expect(JSON.stringify(s.json.Outputs!.ApiUrl!.Value)).toContain('/prod/calendar/events/v1');
