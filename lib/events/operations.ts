@@ -34,6 +34,7 @@ import { planWords } from './words.js';
 import { relocateEvents } from '../geo/relocate.js';
 import { nowUtcWall } from '../time/format.js';
 import { changeLogActions, changesIn, noted } from '../store/changes.js';
+import { hasTicketsOrAttendees } from '../tickets/erase.js';
 
 /**
  * What a new event writes besides its record, its slug guard and inline records: the events meta item and its
@@ -144,10 +145,11 @@ export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promi
     if (!force && existing.status === 'trash') throw new ApiError(410, 'event-is-in-trash', 'The event is already trashed');
     const embeds = await loadEmbeds([existing], ctx);
     const reads = new ReadSet(attempt > 0);
-    if (isOccurrence(existing)) return deleteOccurrence(ctx, existing, force, embeds, reads);
-    const h = isSeries(existing) ? hold(existing.id) : null;
-    const response = await deleteOrTrash(ctx, existing, force, embeds, reads, attempt, h);
-    if (h) await afterCommit('removing the occurrences of a series', () => finishSeries(existing.id, h));
+    // A permanent delete of an event with tickets or attendees holds it until they are erased too (lib/tickets/erase.ts).
+    const h = isSeries(existing) || (force && await hasTicketsOrAttendees(existing.id)) ? hold(existing.id) : null;
+    const response = isOccurrence(existing) ? await deleteOccurrence(ctx, existing, force, embeds, reads, h)
+      : await deleteOrTrash(ctx, existing, force, embeds, reads, attempt, h);
+    if (h) await afterCommit('removing the occurrences, tickets and attendees of a deleted event', () => finishSeries(existing.id, h));
     return response;
   }, ifMatch(ctx));
 }
@@ -179,7 +181,7 @@ async function deleteOrTrash(ctx: RequestContext<EventDeleteParams>, existing: E
  * which also notes its original date on the series so that no regeneration brings it back (contract §13).
  */
 async function deleteOccurrence(ctx: RequestContext<EventDeleteParams>, existing: EventItem, force: boolean, embeds: Embedded,
-  reads: ReadSet): Promise<HttpResult> {
+  reads: ReadSet, h: Hold | null): Promise<HttpResult> {
   if (!force) {
     const moved: EventItem = { ...existing, v: existing.v + 1, status: 'trash', statusBeforeTrash: existing.status, modifiedUtc: nowUtcWall(),
       own: ownFields(existing.own, { status: 'trash' }, ctx.lang) };
@@ -193,7 +195,7 @@ async function deleteOccurrence(ctx: RequestContext<EventDeleteParams>, existing
   const siblings = await storedOccurrences(existing.series!);
   const gone = isEvent(series) ? [rewriteItem(postKey(series.id), series, { ...series, v: series.v + 1,
     gone: [...new Set([...(series.gone ?? []), occurrenceKey(existing, siblings)])] }, series.v)] : [];
-  const extras = [...await eventLinkItems(existing, null, reads, { seriesWritten: gone.length > 0 }), ...gone];
+  const extras = [...await eventLinkItems(existing, null, reads, { seriesWritten: gone.length > 0 }), ...gone, ...(h ? [h.item] : [])];
   const words = await planWords(existing, null, roomLeft(extras));
   await words.commit(() => commit([noted({ Delete: { TableName: table(), Key: postKey(existing.id), ConditionExpression: '#v = :v',
     ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':v': existing.v } } }, existing, null), ...extras, ...words.items],

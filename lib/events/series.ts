@@ -27,6 +27,7 @@ import { eventFacts, indexKeys, isEvent, isSeries, type EventItem } from './reco
 import { expand, parseRecurrenceParam, recurrenceLines, storedLines } from './recurrence.js';
 import { planWords, textTerms, type WordPlan } from './words.js';
 import { isOwner, settleSeriesCounts } from './series-counts.js';
+import { eraseEventTickets } from '../tickets/erase.js';
 import { MAX_TERMS } from '../store/words.js';
 import { changeLogActions, changesIn, noted } from '../store/changes.js';
 
@@ -371,6 +372,12 @@ export function hold(id: number): Hold {
  * the series index in the same transaction. A series deleted for good loses every occurrence so.
  */
 export async function finishSeries(id: number, h: Hold, ids = new IdPool(), adopt?: Adopt): Promise<void> {
+  // An event deleted for good (a series, a single event or an occurrence that had tickets or attendees): its tickets and
+  // attendees, and its occurrences', go before the hold is released (contract §19).
+  if (!isEvent(await getPost(id, true))) {
+    for (const o of await storedOccurrences(id)) await eraseEventTickets(o.id);
+    await eraseEventTickets(id);
+  }
   const done = await regenerate(id, ids, adopt);
   const record = await getPost(id, true);
   // What the series counts through its occurrences' own links (unless a later writer holds it now: it settles them).

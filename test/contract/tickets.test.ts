@@ -175,6 +175,79 @@ describe('attendees', () => {
   });
 });
 
+const series = async (count = 3) => {
+  // Within the materialising horizon (so every occurrence exists) and not over.
+  const day = new Date(Date.now() + (10 + Math.floor(Math.random() * 300)) * 86_400_000).toISOString().slice(0, 10);
+  const s = await createEvent({ start_date: `${day} 18:00:00`, end_date: `${day} 20:00:00`, recurrence: [`RRULE:FREQ=DAILY;COUNT=${count}`] }, editor);
+  const occ = await api(`/events/${s.id}/occurrences`, { token: editor, query: { start_date: '2000-01-01', per_page: 50 } });
+  return { id: s.id as number, occurrences: occ.json.events.map((e: any) => e.id as number) as number[] };
+};
+const attendeeIds = async (event: number) =>
+  (await api('/attendees', { token: editor, query: { event, per_page: 50 } })).json.attendees.map((a: any) => a.id).sort();
+
+describe('series tickets', () => {
+  test('a series ticket filled on one occurrence is open on the next', async () => {
+    const s = await series(2);
+    const [first, second] = s.occurrences;
+    const t = await rsvp(s.id, { capacity: 2 });
+    expect(t.capacity_details).toEqual({ max: 2, available: null, sold: null });
+    expectError(await reserve(t.id), 400, 'rest_invalid_param');
+    expect((await reserve(t.id, { event_id: first, quantity: 2 })).status).toBe(201);
+    const full = await reserve(t.id, { event_id: first });
+    expectError(full, 409, 'rest-ticket-sold-out');
+    expect(full.json.data.available).toBe(0);
+    expect((await reserve(t.id, { event_id: second })).status).toBe(201);
+    expect((await api(`/tickets/${t.id}`, { query: { event: first } })).json.capacity_details).toEqual({ max: 2, available: 0, sold: 2 });
+    expect((await api(`/tickets/${t.id}`, { query: { event: second } })).json.capacity_details).toEqual({ max: 2, available: 1, sold: 1 });
+    const listed = await api(`/events/${second}/tickets`);
+    expect(listed.json.tickets.map((x: any) => [x.id, x.capacity_details.sold, x.is_available])).toEqual([[t.id, 1, true]]);
+  });
+});
+
+describe('deleting events for good', () => {
+  test('a single event takes its tickets and attendees with it', async () => {
+    const event = await createEvent({}, editor);
+    const t = await rsvp(event.id, { capacity: 5 });
+    const made = (await reserve(t.id)).json;
+    const cursor = (await api('/changes', { query: { since: 'latest' } })).json.next_cursor;
+    expect((await api(`/events/${event.id}`, { method: 'DELETE', token: editor, query: { force: true } })).status).toBe(200);
+    expectError(await api(`/tickets/${t.id}`, { token: editor }), 404, 'rest-ticket-not-found');
+    expectError(await api(`/attendees/${made.id}`, { query: { token: made.token } }), 404, 'rest-attendee-not-found');
+    expect((await api('/tickets', { token: editor, query: { per_page: 50 } })).json.tickets.map((x: any) => x.id)).not.toContain(t.id);
+    const feed = await api('/changes', { token: editor, query: { since: cursor } });
+    expect(feed.json.changes.filter((c: any) => c.kind === 'ticket').map((c: any) => [c.id, c.action])).toEqual([[t.id, 'deleted']]);
+    // The event's ticketed facts went with it: a new event on no ticket is not ticketed.
+    const ids = (await api('/events', { query: { ticketed: true, per_page: 50, start_date: '2000-01-01' } })).json.events.map((e: any) => e.id);
+    expect(ids).not.toContain(event.id);
+  });
+
+  test('a series takes its tickets, its occurrences\' tickets and every attendee with it', async () => {
+    const s = await series(3);
+    const own = await rsvp(s.occurrences[1]!);
+    const shared = await rsvp(s.id);
+    const a = (await reserve(shared.id, { event_id: s.occurrences[0] })).json;
+    const b = (await reserve(own.id)).json;
+    expect((await api(`/events/${s.id}`, { method: 'DELETE', token: editor, query: { force: true } })).status).toBe(200);
+    for (const t of [own, shared]) expectError(await api(`/tickets/${t.id}`, { token: editor }), 404, 'rest-ticket-not-found');
+    for (const x of [a, b]) expectError(await api(`/attendees/${x.id}`, { query: { token: x.token } }), 404, 'rest-attendee-not-found');
+  });
+
+  test('an occurrence takes its places on the series\' ticket with it; the others keep theirs', async () => {
+    const s = await series(3);
+    const [first, second] = s.occurrences;
+    const t = await rsvp(s.id, { capacity: 3 });
+    const gone = (await reserve(t.id, { event_id: first, quantity: 2 })).json;
+    const kept = (await reserve(t.id, { event_id: second })).json;
+    expect((await api(`/events/${first}`, { method: 'DELETE', token: editor, query: { force: true } })).status).toBe(200);
+    expectError(await api(`/attendees/${gone.id}`, { query: { token: gone.token } }), 404, 'rest-attendee-not-found');
+    expect((await api(`/attendees/${kept.id}`, { query: { token: kept.token } })).status).toBe(200);
+    expect(await attendeeIds(s.id)).toEqual([kept.id]);
+    expect((await api(`/tickets/${t.id}`, { query: { event: second } })).json.capacity_details.sold).toBe(1);
+    // The capacity may now go down to what the remaining occurrences hold.
+    expect((await api(`/tickets/${t.id}`, { method: 'PATCH', token: editor, body: { capacity: 1 } })).status).toBe(200);
+  });
+});
+
 describe('capacity under concurrency (limit off)', () => {
   let server: OwnServer;
   let token: string;
