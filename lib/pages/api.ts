@@ -33,6 +33,9 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ st
 const tickets = () => import('../tickets/tickets.js');
 const attendees = () => import('../tickets/attendees.js');
 
+/** Each API call is part of the page's request: one log line and one request in the metrics, one meter (lib/http/handler.ts). */
+const NESTED = { nested: true };
+
 /** The operations the pages use, per group (reads, and the reservations of §19); nothing else is reachable from a page. */
 const GROUPS: Partial<Record<Group | string, () => Handler>> = {
   events: () => createGroupHandler('events', [...eventRoutes, ...ticketRoutes], {
@@ -41,11 +44,11 @@ const GROUPS: Partial<Record<Group | string, () => Handler>> = {
     'attendees.create': async (ctx) => (await attendees()).createAttendee(ctx),
     'attendees.get': async (ctx) => (await attendees()).getAttendee(ctx),
     'attendees.delete': async (ctx) => (await attendees()).deleteAttendee(ctx),
-  }, pipelineStore),
-  venues: () => createGroupHandler('venues', venueRoutes, { 'venues.getBySlug': getLinked('venue') }, pipelineStore),
-  organizers: () => createGroupHandler('organizers', organizerRoutes, { 'organizers.getBySlug': getLinked('organizer') }, pipelineStore),
-  categories: () => createGroupHandler('categories', categoryRoutes, { 'categories.list': (ctx) => listTerms('category', ctx) }, pipelineStore),
-  tags: () => createGroupHandler('tags', tagRoutes, { 'tags.list': (ctx) => listTerms('tag', ctx) }, pipelineStore),
+  }, pipelineStore, NESTED),
+  venues: () => createGroupHandler('venues', venueRoutes, { 'venues.getBySlug': getLinked('venue') }, pipelineStore, NESTED),
+  organizers: () => createGroupHandler('organizers', organizerRoutes, { 'organizers.getBySlug': getLinked('organizer') }, pipelineStore, NESTED),
+  categories: () => createGroupHandler('categories', categoryRoutes, { 'categories.list': (ctx) => listTerms('category', ctx) }, pipelineStore, NESTED),
+  tags: () => createGroupHandler('tags', tagRoutes, { 'tags.list': (ctx) => listTerms('tag', ctx) }, pipelineStore, NESTED),
 };
 const built = new Map<string, Handler>();
 const handlerOf = (group: string): Handler => {
@@ -59,24 +62,10 @@ const handlerOf = (group: string): Handler => {
   return h;
 };
 
-/** The DynamoDB work of the API calls a page made (summed from their meters, CALENDAR_METER=1 only). */
-export interface PageMeter { requests: number; rcu: number; wcu: number; items: number; tx: number }
-
-export const newPageMeter = (): PageMeter => ({ requests: 0, rcu: 0, wcu: 0, items: 0, tx: 0 });
-
-function addMeter(meter: PageMeter, header: string | undefined): void {
-  if (!header) return;
-  for (const part of header.split(';')) {
-    const [k, v] = part.trim().split('=');
-    if (k && k in meter) meter[k as keyof PageMeter] += Number(v) || 0;
-  }
-}
-
 export interface ApiClient {
   /** The absolute API root the visitor's language answers under, e.g. https://host/prod/de/calendar/events/v1. */
   readonly apiUrl: string;
   call(method: 'GET' | 'POST' | 'DELETE', rel: string, query?: Record<string, string | undefined>, form?: Record<string, string>): Promise<ApiAnswer>;
-  readonly meter: PageMeter;
 }
 
 const HEADERS_KEPT = ['authorization', 'host', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', EDGE_HEADERS.secret, 'user-agent'];
@@ -84,12 +73,10 @@ const HEADERS_KEPT = ['authorization', 'host', 'x-forwarded-host', 'x-forwarded-
 /** An API client for one page request: every call carries the visitor's credentials, host and address. */
 export function apiClient(event: APIGatewayProxyEventV2, context: Context, line: RequestLine, prefix: Language | null): ApiClient {
   const root = `${line.stagePath}${apiRoot(prefix)}`;
-  const meter = newPageMeter();
   const headers: Record<string, string> = {};
   for (const name of HEADERS_KEPT) if (line.headers[name] !== undefined) headers[name] = line.headers[name]!;
   return {
     apiUrl: `${line.origin}${root}`,
-    meter,
     async call(method, rel, query = {}, form) {
       const route: RouteSpec | null = routeForPath(rel);
       if (!route) throw new Error(`no API route for ${rel}`);
@@ -109,7 +96,6 @@ export function apiClient(event: APIGatewayProxyEventV2, context: Context, line:
       delete sub.queryStringParameters;
       delete sub.cookies;
       const result = await handlerOf(route.group)(sub, context);
-      addMeter(meter, result.headers['X-Calendar-Meter']);
       let parsed: Record<string, unknown> = {};
       try {
         parsed = JSON.parse(result.body ?? '{}') as Record<string, unknown>;

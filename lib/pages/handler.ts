@@ -10,13 +10,14 @@ import { ApiError } from '../http/errors.js';
 import { bodyTag, noneMatch } from '../http/etag.js';
 import { edgeOrigin } from '../http/middleware/edge-origin.js';
 import { observability } from '../http/middleware/observability.js';
+import { stateOf } from '../http/middleware/state.js';
 import { parseBody, requestLine, type RequestLine } from '../http/request.js';
 import type { HttpResult } from '../http/response.js';
 import { LANGUAGES, type Language } from '../model/language.js';
 import { logger, withRequestKeys } from '../observability/logger.js';
 import { isEvent } from '../events/record.js';
 import { findBySlug } from '../store/slugs.js';
-import { newMeter, runInScope } from '../store/scope.js';
+import { currentMeter, newMeter, runInScope } from '../store/scope.js';
 import { countFailedEventPassword, failedEventPasswords } from '../store/app-passwords.js';
 import { apiClient } from './api.js';
 import { ASSETS } from './assets.js';
@@ -138,6 +139,7 @@ function cached(line: RequestLine, result: HttpResult, isPrivate: boolean): Http
 
 async function answer(event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> {
   const line = requestLine(event);
+  stateOf(event).line = line; // for the request's one `request answered` line (lib/http/middleware/observability.ts)
   const page = splitPagePath(line.path);
   const prefix = page?.prefix ?? null;
   const lang: Language = prefix ?? 'en';
@@ -182,13 +184,15 @@ async function answer(event: APIGatewayProxyEventV2, context: Context): Promise<
     }
   }
   const isPrivate = parts.private === true || line.method === 'POST';
-  const meter = process.env.CALENDAR_METER === '1' ? api.meter : null;
+  // The page's whole DynamoDB work: its API calls run nested in its scope (lib/pages/api.ts), its own reads and writes too.
+  const meter = process.env.CALENDAR_METER === '1' ? currentMeter() : null;
   const result: HttpResult = {
     statusCode: parts.status,
     headers: {
       ...baseHeaders(lang, embed && (parts.view === 'list' || parts.view === 'month')), ...extra,
       ...(parts.retryAfter ? { 'Retry-After': parts.retryAfter } : {}),
-      ...(meter ? { 'X-Calendar-Meter': `requests=${meter.requests}; rcu=${meter.rcu}; wcu=${meter.wcu}; items=${meter.items}; tx=${meter.tx}` } : {}),
+      ...(meter ? { 'X-Calendar-Meter': `requests=${meter.requests}; rcu=${meter.readUnits}; wcu=${meter.writeUnits}; items=${meter.itemsRead}; `
+        + `tx=${meter.transactions}` } : {}),
     },
     body: layout(v, parts, line, prefix),
   };

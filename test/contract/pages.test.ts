@@ -2,6 +2,10 @@
  * The calendar pages (contract §21) over HTTP against DynamoDB Local, on a server of this file's own whose site time
  * zone is west of UTC (America/New_York), so month placement is tested where it differs from UTC.
  */
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signLocalToken } from '../../lib/local/token-sign.js';
 import { startOwnServer, type OwnServer } from '../support/own-server.js';
@@ -13,7 +17,7 @@ let cal: SeededCalendar;
 
 beforeAll(async () => {
   server = await startOwnServer('calendar-pages', { secret, env: { CALENDAR_TIMEZONE: 'America/New_York', CALENDAR_SITE_NAME: 'Town Events',
-    CALENDAR_METER: '1' } });
+    CALENDAR_METER: '1', POWERTOOLS_LOG_LEVEL: 'INFO' } });
   cal = await seedCalendar(server.url, await signLocalToken({ secret, role: 'editor' }));
 }, 120_000);
 afterAll(() => server?.stop());
@@ -232,5 +236,58 @@ describe('embedding, caching and assets', () => {
   it('keeps a list page of 20 events within 60 KB of HTML', async () => {
     const list = await page('/events/');
     expect(Buffer.byteLength(list.text)).toBeLessThan(60 * 1024);
+  });
+
+  it('loads at most 15 KB of script (gzipped) on a list page', async () => {
+    const list = await page('/events/');
+    const sources = [...list.text.matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.length).toBeGreaterThan(0);
+    let bytes = 0;
+    for (const src of sources) {
+      const script = await page(src);
+      expect([src, script.status]).toEqual([src, 200]);
+      bytes += gzipSync(script.text).byteLength;
+    }
+    expect(bytes).toBeLessThanOrEqual(15 * 1024);
+  });
+});
+
+/** The local server's output (test/support/own-server.ts writes it to this file). */
+const serverLog = () => readFileSync(join(tmpdir(), `calendar-pages-${process.pid}.log`), 'utf8');
+
+describe('cost and observability', () => {
+  const meter = (res: { headers: Headers }) => Object.fromEntries((res.headers.get('x-calendar-meter') ?? '').split(';')
+    .map((p) => p.trim().split('=')).map(([k, v]) => [k, Number(v)]));
+
+  it('counts the page\'s own DynamoDB work in its cost header, and a list page costs the API list it shows plus a constant', async () => {
+    const wrong = await page(`/event/${cal.slugs.secret}/`, form({ action: 'password', password: 'not it' }));
+    // A wrong password (403) or, past the limit of this minute (429, after the test above), the page's own work: its
+    // counter of wrong passwords is the one write (the API calls behind the page only read); refused at the limit, the
+    // page makes no API call at all, and still reads the event's slug and the counter.
+    expect([403, 429]).toContain(wrong.status);
+    if (wrong.status === 403) expect(meter(wrong).wcu).toBeGreaterThanOrEqual(1);
+    else expect([meter(wrong).requests, meter(wrong).rcu! > 0]).toEqual([2, true]);
+    const list = meter(await page('/events/'));
+    const api = meter(await fetch(`${server.url}/events?per_page=20`));
+    expect(list.rcu).toBeGreaterThan(api.rcu!);
+    // The constant: the filter form's category and tag lists (50 each, by name), whatever the calendar's size.
+    expect([list.rcu! - api.rcu! <= 4, list.requests! - api.requests! <= 10]).toEqual([true, true]);
+  });
+
+  it('logs one `request answered` line per page request, not one per API call inside it', async () => {
+    const mark = `log-${Date.now()}`;
+    const res = await page(`/events/?search=${mark}`);
+    expect(res.status).toBe(200);
+    const lines = () => serverLog().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.message === 'request answered');
+    // The log reaches the file through a pipe: wait for the page's line itself, then look at every line.
+    const deadline = Date.now() + 10_000;
+    while (!lines().some((l) => l.path === '/events' || l.path === '/events/') && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 25));
+    const answered = lines();
+    const forPage = answered.filter((l) => String(l.request_id ?? '') !== '' && (l.path === '/events' || l.path === '/events/'));
+    expect(forPage.length).toBeGreaterThanOrEqual(1);
+    const id = forPage.at(-1)!.request_id;
+    expect(answered.filter((l) => l.request_id === id)).toHaveLength(1);
+    expect(answered.filter((l) => String(l.path ?? '').startsWith('/calendar/events/v1') && l.request_id === id)).toEqual([]);
   });
 });
