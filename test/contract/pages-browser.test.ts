@@ -2,10 +2,11 @@
  * The calendar pages (contract §21) in a real browser: Debian's Chromium, headless, driven by puppeteer-core, one
  * browser for the file. axe-core on every page kind in light and dark, 320 px without sideways scrolling, keyboard
  * reach with a visible focus ring, no request to another host but the records' own images, JavaScript off, form posts
- * from other sites, and "near me" with an emulated position (embed.js sizing is not covered yet). Without Chromium the file
- * fails; it never skips. CALENDAR_SCREENSHOTS=<dir> also writes the README's screenshots there.
+ * from other sites, "near me" with an emulated position, and embed.js on a page of another origin sizing its iframe.
+ * Without Chromium the file fails; it never skips. CALENDAR_SCREENSHOTS=<dir> also writes the README's screenshots there.
  */
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -163,6 +164,57 @@ describe('requests, scripts and forms', () => {
     expect(titles).toEqual(['Jazz night b']);
     await page.close();
   }, 30_000);
+
+  it('embed.js on a page of another origin puts an iframe of its view where it stands, as tall as its content', async () => {
+    // The host page: another origin (another port of the loopback address), under a strict CSP of its own that
+    // allows only the calendar's script and frames.
+    const host: Server = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': `default-src 'none'; script-src ${server.origin}; frame-src ${server.origin}` });
+      res.end(`<!doctype html><html lang="en"><head><title>Host</title></head><body><h1>Our club</h1>
+        <div id="list"><script src="${server.origin}/events/embed.js" data-view="list" data-categories="music-b"></script></div>
+        <div id="month"><script src="${server.origin}/de/events/embed.js" data-view="month"></script></div><p id="after">after</p></body></html>`);
+    });
+    await new Promise<void>((ok) => host.listen(0, '127.0.0.1', ok));
+    const page = await browser.newPage();
+    try {
+      await page.setViewport({ width: 900, height: 700 });
+      const hostOrigin = `http://127.0.0.1:${(host.address() as { port: number }).port}`;
+      expect(hostOrigin).not.toBe(server.origin);
+      await page.goto(`${hostOrigin}/`);
+      // Each iframe stands where its script stands, and shows its view with embed=1 and the filters.
+      const frames = await page.$$eval('iframe', (els) => els.map((f) => ({ parent: f.parentElement!.id, src: f.src, title: f.title })));
+      expect(frames.map((f) => f.parent)).toEqual(['list', 'month']);
+      const [list, month] = frames.map((f) => new URL(f.src));
+      expect([list!.origin, list!.pathname, list!.searchParams.get('embed'), list!.searchParams.get('categories')])
+        .toEqual([server.origin, '/events/', '1', 'music-b']);
+      expect([month!.pathname, month!.searchParams.get('embed')]).toEqual(['/de/events/month/', '1']);
+      // Sized by the framed page's script: wait until each iframe is exactly as tall as its document (no inner scrollbar).
+      for (const src of frames.map((f) => f.src)) {
+        const frame = page.frames().find((f) => f.url() === src)!;
+        expect(frame).toBeDefined();
+        await frame.waitForFunction('document.body.classList.contains("embed") && document.documentElement.scrollHeight === window.innerHeight '
+          + '&& document.documentElement.scrollHeight !== 600', { timeout: 15_000 });
+        const content = await frame.evaluate('document.documentElement.scrollHeight') as number;
+        const outer = await page.$eval(`iframe[src="${src}"]`, (f) => f.getBoundingClientRect().height);
+        expect([src, outer]).toEqual([src, content]);
+        expect(await frame.evaluate('document.documentElement.scrollHeight > window.innerHeight')).toBe(false);
+      }
+      // A size message from anything but its own iframe (here the host page itself) changes nothing. The page's own
+      // listener, added after embed.js's, hears the sentinel only once the forged message has been handled.
+      const before = await page.$$eval('iframe', (els) => els.map((f) => f.style.height));
+      await page.evaluate(`new Promise((done) => {
+        window.addEventListener('message', (e) => { if (e.data === 'sentinel') done(); });
+        window.postMessage({ type: 'calendar:size', height: 7 }, '*');
+        window.postMessage('sentinel', '*');
+      })`);
+      expect(await page.$$eval('iframe', (els) => els.map((f) => f.style.height))).toEqual(before);
+    } finally {
+      await page.close();
+      host.closeAllConnections(); // Chromium keeps its connections alive
+      await new Promise((ok) => host.close(ok));
+    }
+  }, 60_000);
 
   it('writes the README screenshots when asked', async () => {
     const dir = process.env.CALENDAR_SCREENSHOTS;
