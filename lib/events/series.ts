@@ -73,8 +73,11 @@ const wallMs = (wall: Wall): number => toUtcMs(wall);
  */
 export function materialise(series: EventItem, orig: Wall, id: number, prev: EventItem | null, sameDay: boolean): EventItem {
   const own = prev?.own ?? [];
-  const item: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(series)) if (!NOT_INHERITED.has(k)) item[k] = v;
+  const occurrence: EventItem = { ...series };
+  // The same object, written field by field: the series' fields less those an occurrence does not inherit.
+  const item: Record<string, unknown> = occurrence;
+  for (const k of Object.keys(item)) if (NOT_INHERITED.has(k)) delete item[k];
+  const before: Record<string, unknown> = prev ?? {};
   const tr = JSON.parse(JSON.stringify(series.tr)) as Record<string, Record<string, string | undefined>>;
   for (const key of own) {
     if (key.startsWith('tr.')) {
@@ -85,8 +88,8 @@ export function materialise(series: EventItem, orig: Wall, id: number, prev: Eve
       else tr[lang]![field] = value;
     } else if (key === 'dates') {
       for (const f of DATE_FIELDS) item[f] = prev![f];
-    } else if ((prev as unknown as Record<string, unknown>)[key] === undefined) delete item[key];
-    else item[key] = (prev as unknown as Record<string, unknown>)[key];
+    } else if (before[key] === undefined) delete item[key];
+    else item[key] = before[key];
   }
   item.tr = tr;
   if (!own.includes('dates')) {
@@ -100,7 +103,6 @@ export function materialise(series: EventItem, orig: Wall, id: number, prev: Eve
   if (prev?.ws !== undefined) Object.assign(item, { ws: prev.ws, wmv: prev.wmv });
   // An occurrence's own tickets (contract §19) are its own, not its series'.
   if (prev?.tk !== undefined) Object.assign(item, { tk: prev.tk, tkc: prev.tkc });
-  const occurrence = item as unknown as EventItem;
   indexKeys(occurrence);
   return occurrence;
 }

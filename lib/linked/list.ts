@@ -135,7 +135,7 @@ export const listLinked = (kind: LinkedKind) => async (ctx: RequestContext<Linke
   // The index is eventually consistent and records change between the index read and this one: a record the caller
   // may no longer list (trashed, unpublished, deleted meanwhile, no longer matching) is left out rather than shown
   // (contract §4), as the events list does.
-  const items = fetched.filter((i) => listVisible(ctx.caller, userId, statuses, i as never)
+  const items = fetched.filter((i) => listVisible(ctx.caller, userId, statuses, i)
     && (!fragments || matchesSearch(kind, i, ctx.lang, fragments, locked(i))));
   const records = serializePage(items, (item) => renderLinked(kind, item, ctx, { blank: locked(item) }));
 
@@ -176,9 +176,9 @@ async function filteredCollection(kind: LinkedKind, ctx: RequestContext<LinkedLi
   const p = ctx.params;
   const statuses = p.status;
   // With `event`, only that event's venue or organizers (at most 10) are read, not the collection.
-  const linked = p.event !== undefined ? new Set((await linkedOf(kind, p.event)).map((e) => e.id)) : null;
-  const all = base ? base.filter((e) => !linked || linked.has(e.id))
-    : p.event !== undefined ? await linkedOf(kind, p.event) : await queryCollection(kind);
+  const linked = p.event !== undefined ? await linkedOf(kind, p.event) : null;
+  const ids = linked && new Set(linked.map((e) => e.id));
+  const all = base ? base.filter((e) => !ids || ids.has(e.id)) : linked ?? await queryCollection(kind);
   let entries = all.filter((e) => listVisible(ctx.caller, userId, statuses, e));
 
   if (typeof p.has_events === 'boolean') entries = entries.filter((e) => (e.linked > 0) === p.has_events);

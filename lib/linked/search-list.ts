@@ -53,7 +53,7 @@ export async function searchLinked(kind: LinkedKind, ctx: RequestContext<LinkedL
   const hasEvents = typeof p.has_events === 'boolean' ? p.has_events : undefined;
   const exact = words.length === 1 && terms[0]!.exact;
   const locked = (item: LinkedItem) => isLocked(item, p.password) && !(p.context === 'edit' && canEdit(ctx.caller, userId, item));
-  const visible = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, p.status, e as never);
+  const visible = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, p.status, e);
   const matches = (item: LinkedItem) => item.kind === kind && visible(item) && matchesSearch(kind, item, lang, words, locked(item))
     && (hasEvents === undefined || ((item.linked ?? 0) > 0) === hasEvents);
 
@@ -98,7 +98,7 @@ export async function searchLinked(kind: LinkedKind, ctx: RequestContext<LinkedL
     let found: Listed[] = [...checked, ...keep(asideRecords)];
     if (p.only_with_upcoming === true) {
       const now = nowUtcWall();
-      const listable = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, undefined, e as never);
+      const listable = (e: { status: string; author: number }) => listVisible(ctx.caller, userId, undefined, e);
       found = await filterAsync(found, 16, (e) => hasLinkedEventFrom(kind, e.id, now, listable));
     }
     listed = found.sort(newestFirst);

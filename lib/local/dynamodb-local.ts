@@ -15,7 +15,7 @@
 import { spawn as spawnProcess, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { createServer, Socket, type AddressInfo } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -216,7 +216,7 @@ function startWatchdog(child: ChildProcess): ChildProcess | null {
     dog.on('error', () => {}); // no /bin/sh: the 'exit' hook still covers normal exits
     dog.unref();
     // A piped stdin is a net.Socket at run time; its type (Writable) does not show unref.
-    (dog.stdin as unknown as Socket | null)?.unref?.();
+    if (dog.stdin instanceof Socket) dog.stdin.unref();
     return dog;
   } catch {
     return null;

@@ -26,6 +26,9 @@ export interface State {
 export type PipelineRequest = Request<APIGatewayProxyEventV2, HttpResult, Error, Context>;
 export type Middleware = MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context>;
 
+/** What `line` holds until the first middleware reads the request's (lib/http/handler.ts). */
+const unreadLine = (): RequestLine => ({ method: '', path: '', stagePath: '', headers: {}, origin: '', host: '', requestId: '', sourceIp: '' });
+
 /** One state per request, keyed by its event object (the middlewares and the operation all see that object). */
 const states = new WeakMap<APIGatewayProxyEventV2, State>();
 
@@ -33,7 +36,7 @@ export function stateOf(event: APIGatewayProxyEventV2): State {
   let state = states.get(event);
   if (!state) {
     // `line` is set by the first middleware (lib/http/handler.ts) before anything reads it.
-    state = { line: undefined as never, api: null, match: null, lang: 'en', query: {}, invalid: {}, caller: null, raw: {}, ctx: null };
+    state = { line: unreadLine(), api: null, match: null, lang: 'en', query: {}, invalid: {}, caller: null, raw: {}, ctx: null };
     states.set(event, state);
   }
   return state;

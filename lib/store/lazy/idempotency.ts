@@ -25,12 +25,15 @@ const real = (): typeof Entry => {
 
 type Constructor = new (...args: never[]) => object;
 
+/** The side bundle's class of that name (its constructors' parameters differ: each stand-in passes its arguments on). */
+const classOf = (name: keyof typeof Entry): Constructor => real()[name] as unknown as Constructor;
+
 /** A class whose `new` makes, and whose `instanceof` asks, the side bundle's class of that name. */
 function standIn<K extends keyof typeof Entry>(name: K): (typeof Entry)[K] {
   const target = function (this: unknown, ...args: never[]) {
-    return new (real()[name] as unknown as Constructor)(...args);
+    return new (classOf(name))(...args);
   };
-  Object.defineProperty(target, Symbol.hasInstance, { value: (value: unknown) => value instanceof (real()[name] as unknown as Constructor) });
+  Object.defineProperty(target, Symbol.hasInstance, { value: (value: unknown) => value instanceof classOf(name) });
   return target as unknown as (typeof Entry)[K];
 }
 
