@@ -22,7 +22,7 @@ import { seriesWithTerm } from './series-words.js';
 import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
 import { unindexedEvents, wordSource } from '../store/words.js';
-import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry } from '../store/events.js';
+import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry, type EventsMeta } from '../store/events.js';
 import type { LinkKind } from '../store/links.js';
 import { linkCountOf } from '../store/refs.js';
 import { postKey } from '../store/keys.js';
@@ -103,11 +103,11 @@ export function listTest(ctx: RequestContext<EventFilterParams>, window: ListWin
  */
 function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | null {
   const p = ctx.params;
-  if (p.featured === false || p.ticketed === false) return null;
+  if (p.featured === false) return null;
   const links = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
     .filter(([, ids]) => ids !== undefined);
   const parent = p.post_parent !== undefined ? 1 : 0;
-  if (links.length + parent + (p.featured === true ? 1 : 0) + (p.ticketed === true ? 1 : 0) + (p.search !== undefined ? 1 : 0) > 1) return null;
+  if (links.length + parent + (p.featured === true ? 1 : 0) + (p.ticketed !== undefined ? 1 : 0) + (p.search !== undefined ? 1 : 0) > 1) return null;
   if (p.post_parent !== undefined) return seriesSource(p.post_parent);
   if (p.search !== undefined) {
     // One word whose index term is the word itself, and no password that would make hidden text searchable.
@@ -117,6 +117,7 @@ function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | nu
   }
   if (p.featured === true) return featuredSource;
   if (p.ticketed === true) return ticketedSource;
+  // ticketed=false: every event less the ticketed ones, counted as the difference of the two sources (countedPage).
   if (links.length === 0) return allEvents;
   const [kind, ids] = links[0]!;
   return ids!.length === 1 ? linkSource(kind, ids![0]!) : null;
@@ -138,12 +139,14 @@ async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListW
   userId: number | null, geo: GeoRead): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
   const source = countedSource(ctx);
-  // A geo filter alone is counted on the sources of its circle (lib/geo/plan.ts), or on every event with coordinates.
-  const sources = geo.active ? (source === allEvents ? geo.sources : null) : source ? [source] : null;
+  const minus = p.ticketed === false ? ticketedSource : null;
+  // A geo filter alone is counted on the sources of its circle (lib/geo/plan.ts), or on every event with coordinates;
+  // not with ticketed=false, whose subtracted source counts every ticketed event, not the circle's.
+  const sources = geo.active ? (source === allEvents && !minus ? geo.sources : null) : source ? [source] : null;
   if (!sources || (!window.startMin && !window.endMin)) return null;
   const statuses = countableStatuses(ctx.caller, p.status);
   // Authors and contributors see everyone's published events and their own in other statuses: two counted parts.
-  const split = statuses || source !== allEvents || geo.active || userId === null ? null : ownAndPublished(ctx.caller, p.status);
+  const split = statuses || source !== allEvents || geo.active || minus || userId === null ? null : ownAndPublished(ctx.caller, p.status);
   const parts: { source: EventSource; statuses: string[] }[] | null = statuses ? sources.map((s) => ({ source: s, statuses }))
     : split ? [{ source: allEvents, statuses: split.everyone }, { source: authorSource(userId!), statuses: split.own }].filter((x) => x.statuses.length)
       : null;
@@ -162,11 +165,18 @@ async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListW
   }
   const meta = await readMeta();
   const endsBy = (e: EventIndexEntry) => within(e.endUtc, undefined, window.endMax);
+  // With `minus` (ticketed=false), each count is the source's less minus's, and each read leaves minus's events out.
+  const countOf = async (source: EventSource, statuses: readonly string[]) => (await countStarts(source, meta, lo, hi, statuses))
+    - (minus ? await countStarts(minus, meta, lo, hi, statuses) : 0);
+  const pastOf = async (source: EventSource, end: Bound, from: Bound, to: Bound, statuses: readonly string[]) => {
+    const [all, less] = await Promise.all([runningPast(source, meta, end, from, to, statuses), minus ? runningPast(minus, meta, end, from, to, statuses) : []]);
+    return without(all, less);
+  };
   const counted = await Promise.all(parts.map(async (part) => {
     const [starting, runningPastEnd, before] = await Promise.all([
-      countStarts(part.source, meta, lo, hi, part.statuses),
-      window.endMax ? runningPast(part.source, meta, window.endMax, lo, hi, part.statuses) : [],
-      afterEndMin ? runningPast(part.source, meta, flip(endMin), window.startMin ?? OPEN_START, flip(endMin), part.statuses) : [],
+      countOf(part.source, part.statuses),
+      window.endMax ? pastOf(part.source, window.endMax, lo, hi, part.statuses) : [],
+      afterEndMin ? pastOf(part.source, flip(endMin), window.startMin ?? OPEN_START, flip(endMin), part.statuses) : [],
     ]);
     const earlier = before.filter(endsBy);
     return { ...part, earlier, total: earlier.length + Math.max(0, starting - runningPastEnd.length) };
@@ -180,9 +190,31 @@ async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListW
   const total = extra.length + counted.reduce((sum, part) => sum + part.total, 0);
   if ((page - 1) * perPage >= total) return { total, slice: [], full: null };
   // Each part's first page × per_page entries in start order hold the merged list's first page × per_page.
-  const listed = await Promise.all(counted.map(async (part) => [...part.earlier, ...await readEventsFrom(part.source, meta, lo, hi,
-    page * perPage - part.earlier.length, (e) => part.statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e))]));
+  const listed = await Promise.all(counted.map(async (part) => [...part.earlier, ...await (minus ? readWithout : readEventsFrom)(part.source, meta, lo,
+    hi, page * perPage - part.earlier.length, (e) => part.statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e))]));
   return { total, slice: [...listed.flat(), ...extra].sort(byStart).slice((page - 1) * perPage, page * perPage), full: null };
+}
+
+const without = (entries: EventIndexEntry[], less: EventIndexEntry[]): EventIndexEntry[] => {
+  const out = new Set(less.map((e) => e.id));
+  return entries.filter((e) => !out.has(e.id));
+};
+
+/**
+ * The first `need` accepted entries of `source` from `lo` on that are not ticketed (ticketed=false): entries of the source
+ * are read a page's worth at a time, and the ticketed entries of the same start range tell which to leave out, so both
+ * reads follow the page (and the share of ticketed events), never the number of events in the window.
+ */
+async function readWithout(source: EventSource, meta: EventsMeta, lo: Bound, hi: Bound, need: number,
+  accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]> {
+  if (need <= 0) return [];
+  for (let want = need; ; want *= 2) {
+    const read = await readEventsFrom(source, meta, lo, hi, want, accept);
+    if (!read.length) return [];
+    const last = { utc: read.at(-1)!.startUtc, inclusive: true };
+    const kept = without(read, await readEventsFrom(ticketedSource, meta, lo, last, Infinity, accept));
+    if (kept.length >= need || read.length < want) return kept.slice(0, need);
+  }
 }
 
 /**

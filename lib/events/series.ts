@@ -27,7 +27,8 @@ import { eventFacts, indexKeys, isEvent, isSeries, type EventItem } from './reco
 import { expand, parseRecurrenceParam, recurrenceLines, storedLines } from './recurrence.js';
 import { planWords, textTerms, type WordPlan } from './words.js';
 import { isOwner, settleSeriesCounts } from './series-counts.js';
-import { eraseEventTickets } from '../tickets/erase.js';
+import { eraseEventTickets, occurrencesWithTickets } from '../tickets/erase.js';
+import { moveSplitReservations } from '../tickets/split.js';
 import { MAX_TERMS } from '../store/words.js';
 import { changeLogActions, changesIn, noted } from '../store/changes.js';
 
@@ -346,10 +347,19 @@ async function regenerateOnce(seriesId: number, ids: IdPool, adopt: Adopt): Prom
     next.push(occurrence);
     if (!prev || !same(prev, occurrence)) changes.push(changeOf(prev, { ...occurrence, modifiedUtc: series!.modifiedUtc }));
   }
-  for (const left of byKey.values()) changes.push(changeOf(left, null));
+  // Contract §19: an occurrence with attendees that the change would delete stays, an exception, while the series is one;
+  // those deleted take their tickets and attendees with them (erased first, so that a retry finds them still to do).
+  const left = [...byKey.values()];
+  const { attended, ticketed } = await occurrencesWithTickets(seriesId, left);
+  const kept = series ? left.filter((o) => attended.has(o.id)) : [];
+  for (const o of left) {
+    if (kept.includes(o)) continue;
+    if (ticketed.has(o.id)) await eraseEventTickets(o.id);
+    changes.push(changeOf(o, null));
+  }
   await noteYears(next);
   await commitChanges(await Promise.all(changes));
-  return plan ? { through: plan.through, open: plan.open, owners: next.filter(isOwner).map((o) => o.id) } : null;
+  return plan ? { through: plan.through, open: plan.open, owners: [...next, ...kept].filter(isOwner).map((o) => o.id) } : null;
 }
 
 // ------------------------------------------------------------------------------------------------ a series write
@@ -375,13 +385,12 @@ export function hold(id: number): Hold {
  */
 export async function finishSeries(id: number, h: Hold, ids = new IdPool(), adopt?: Adopt): Promise<void> {
   // An event deleted for good (a series, a single event or an occurrence that had tickets or attendees): its tickets and
-  // attendees, and its occurrences', go before the hold is released (contract §19).
-  if (!isEvent(await getPost(id, true))) {
-    for (const o of await storedOccurrences(id)) await eraseEventTickets(o.id);
-    await eraseEventTickets(id);
-  }
+  // attendees go before the hold is released (contract §19); its occurrences' go as the regeneration deletes them.
+  if (!isEvent(await getPost(id, true))) await eraseEventTickets(id);
   const done = await regenerate(id, ids, adopt);
   const record = await getPost(id, true);
+  // A split series' copies of its tickets: its occurrences' reservations follow them (contract §19).
+  if (isEvent(record) && record.tks?.length) await moveSplitReservations(id, async () => (await storedOccurrences(id)).map((o) => o.id));
   // What the series counts through its occurrences' own links (unless a later writer holds it now: it settles them).
   if (!isEvent(record)) await settleSeriesCounts(id, [], null);
   else if (record.busy === h.token) await settleSeriesCounts(id, done?.owners ?? [], h.token);

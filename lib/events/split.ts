@@ -24,6 +24,7 @@ import { splitLines } from './recurrence.js';
 import { finishSeries, hold, holding, ownFields, storedOccurrences } from './series.js';
 import { serializeEvent } from './serialize.js';
 import { planSeriesWords } from './series-words.js';
+import { copyTickets, seriesTickets } from '../tickets/split.js';
 
 export async function splitSeries(ctx: RequestContext<EventUpdateParams>, occurrence: EventItem): Promise<HttpResult> {
   const old = await getPost(occurrence.series!, true);
@@ -55,9 +56,12 @@ export async function splitSeries(ctx: RequestContext<EventUpdateParams>, occurr
   // The occurrence written to takes the change as the new series has it: the fields sent are no longer its own.
   const sent = ownFields([], ctx.params, ctx.lang);
   const own = (occurrence.own ?? []).filter((f) => !sent.includes(f));
+  // The new series is the old one from here on, its tickets included (lib/tickets/split.ts).
+  const tickets = await seriesTickets(old.id);
+  const copies = copyTickets(tickets, await ids.take('ticket', tickets.length), next, created.modifiedUtc);
   const unowned = rewriteItem(postKey(occurrence.id), occurrence, { ...occurrence, v: occurrence.v + 1, own: own.length ? own : undefined }, occurrence.v);
   await commit([...createItems('event', next), ...rewriteItems('event', old, holding(ended, h1)),
-    markBusyMany([{ id: old.id, value: h1.value }, { id: id!, value: h2.value }]), unowned, ...extras],
+    markBusyMany([{ id: old.id, value: h1.value }, { id: id!, value: h2.value }]), unowned, ...extras, ...copies],
     { ownFirst: true });
   await words.after();
   const later = async () => (await storedOccurrences(old.id)).filter((o) => o.orig! >= occurrence.orig!);

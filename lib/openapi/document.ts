@@ -286,6 +286,16 @@ function badRequestDescription(route: RouteSpec, op: OperationSpec): string {
   return `${causes[0]![0]!.toUpperCase()}${causes.join('; ').slice(1)}`;
 }
 
+/** The ticket and attendee routes (contract §19) live in the events group: their 404s name their own records. */
+const TICKET_404: Record<string, string> = {
+  'tickets.list': 'The page is past the last page (rest-ticket-archive-page-not-found)',
+  'tickets.ofEvent': 'No event with this ID (rest-event-not-found), or the page is past the last page (rest-ticket-archive-page-not-found)',
+  'attendees.list': 'The page is past the last page (rest-attendee-archive-page-not-found)',
+  ...Object.fromEntries(['get', 'update', 'delete'].map((a) => [`tickets.${a}`, 'No ticket with this ID (rest-ticket-not-found)'])),
+  ...Object.fromEntries(['get', 'update', 'delete'].map((a) => [`attendees.${a}`,
+    'No attendee with this ID, or not for this caller: a missing or wrong token reads the same (rest-attendee-not-found)'])),
+};
+
 function errorDescription(status: number, route: RouteSpec, op: OperationSpec): string {
   const kind = SINGULAR[route.group];
   switch (status) {
@@ -296,9 +306,9 @@ function errorDescription(status: number, route: RouteSpec, op: OperationSpec): 
         ? `The ${kind} is not accessible to the caller: not published, in the trash or password-protected`
         : 'The caller is not allowed to do this (rest_forbidden)';
     case 404:
-      return isList(op)
+      return TICKET_404[op.id.split('.').slice(0, 2).join('.')] ?? (isList(op)
         ? `The page is past the last page (${kind}-archive-page-not-found)`
-        : `No ${kind} with this ${route.path.includes('{slug}') ? 'slug' : 'ID'} (rest-${kind}-not-found)`;
+        : `No ${kind} with this ${route.path.includes('{slug}') ? 'slug' : 'ID'} (rest-${kind}-not-found)`);
     case 410:
       return op.id === 'changes.list'
         ? 'The cursor is older than the changes kept (rest_changes_expired): list everything again, then follow since=latest'

@@ -45,6 +45,12 @@ async function movePlaces(ticket: TicketItem, event: number, delta: number, item
   for (let attempt = 0; ; attempt++) {
     const places = await readPlaces(ticket.id, true);
     if (!places) throw notAvailable();
+    // A split series' copy of a ticket takes no places until the moved reservations are counted (lib/tickets/split.ts).
+    if (delta > 0 && places.mv) {
+      if (timeLeft() < 300 || attempt > 200) throw new StoreUnavailable(false);
+      await backoff(Math.min(attempt, 4));
+      continue;
+    }
     const capacity = Number(places.cap);
     const sold = Number(places[soldAttr(event)] ?? 0);
     if (delta > 0 && capacity >= 0 && sold + delta > capacity) throw soldOut(Math.max(0, capacity - sold));

@@ -10,9 +10,10 @@ import { transact } from '../store/kit.js';
 import { backoff } from '../store/retry.js';
 import { batchGet, queryAll } from '../store/records.js';
 import {
-  allTicketKey, attendeeEntryKey, attendeeKey, checkedAttr, eventTicketKey, placesKey, readAttendeeEntries, readEventTickets, soldAttr, ticketKey,
+  allTicketKey, attendeeEntryKey, attendeeKey, checkedAttr, eventTicketKey, placesKey, readAttendeeEntries, readEventTickets, readPlaces, soldAttr, ticketKey,
 } from '../store/tickets.js';
 import type { TransactItem } from '../store/types.js';
+import type { EventItem } from '../events/record.js';
 import { isAttendee, isTicket } from './record.js';
 
 /** Whether an event has tickets or attendees of its own (whose erasure a permanent delete must then hold for). */
@@ -69,4 +70,25 @@ export async function eraseEventTickets(event: number): Promise<void> {
       ConditionExpression: 'attribute_exists(#cap)', ExpressionAttributeNames: { '#s': soldAttr(on), '#c': checkedAttr(on), '#n': 'n', '#cap': 'cap' },
       ExpressionAttributeValues: { ':one': 1 } } }]);
   }
+}
+
+/**
+ * Of the occurrences a regeneration of `series` would delete: those with attendees (on their own tickets or with places
+ * on the series' tickets), and those with tickets or attendees at all. One Query per occurrence that has tickets of its
+ * own (`tk`) or places taken on a series ticket, none for the rest.
+ */
+export async function occurrencesWithTickets(series: number, occurrences: EventItem[]): Promise<{ attended: Set<number>; ticketed: Set<number> }> {
+  const attended = new Set<number>();
+  const ticketed = new Set<number>();
+  if (!occurrences.length) return { attended, ticketed };
+  const places = await Promise.all((await readEventTickets(series, true)).map((t) => readPlaces(t.id)));
+  for (const o of occurrences) {
+    const placed = places.some((p) => Number(p?.[soldAttr(o.id)] ?? 0) > 0);
+    if (!placed && !o.tk?.length) continue;
+    ticketed.add(o.id);
+    const found = await queryAll({ KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': `ATTENDEES#${o.id}` }, Limit: 1,
+      ConsistentRead: true });
+    if (found.length) attended.add(o.id);
+  }
+  return { attended, ticketed };
 }

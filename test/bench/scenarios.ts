@@ -220,6 +220,9 @@ export function scenarioSpecs(t: ScenarioTargets): ScenarioSpec[] {
     // Every single filter of contract §9, and combinations (budget 11: cost follows the page, not the calendar).
     get('11a', 11, 'list, featured=true (5% of events)', '/events?featured=true'),
     get('11b', 11, 'list, search for one word (workshop)', '/events?search=workshop'),
+    // Contract §19: every tenth seeded event has an rsvp ticket.
+    get('11l', 11, 'list, ticketed=true (10% of events)', '/events?ticketed=true'),
+    get('11m', 11, 'list, ticketed=false (90% of events)', '/events?ticketed=false'),
     // Combined filters (no growth budget: they read the matches of their most selective part).
     get('11c', 0, 'list, a category and featured=true', `/events?categories=${t.category.id}&featured=true`),
     get('11d', 11, `list, the busiest category (${(t.topCategory.share * 100).toFixed(1)}% of events)`, `/events?categories=${t.topCategory.id}`),

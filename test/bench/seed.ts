@@ -409,6 +409,8 @@ export class EventGenerator {
     if (venue !== undefined) item.venue = venue;
     const at = venue !== undefined ? this.pools.coords?.[venue] : undefined;
     if (at) item.gh = cellOf(at);
+    // Every tenth event has an rsvp ticket (contract §19: its ticketed fact; decided by id, so the random stream is unchanged).
+    if (id % 10 === 3) Object.assign(item, { tk: ['rsvp'], tkc: ['0'] });
     if (r.chance(0.2)) item.website = `https://example.org/events/${id}`;
     if (r.chance(0.25)) item.image = `https://images.example.org/${id}.jpg`;
     let slug = eventSlug(id);

@@ -16,6 +16,8 @@ const EVENT_KEYS = [
   'end_date', 'end_date_details', 'utc_start_date', 'utc_start_date_details', 'utc_end_date', 'utc_end_date_details',
   'timezone', 'timezone_abbr', 'cost', 'cost_details', 'website', 'show_map', 'show_map_link', 'hide_from_listings',
   'sticky', 'featured', 'categories', 'tags', 'venue', 'organizer', 'custom_fields', 'recurrence', 'series_id', 'original_start_date',
+  // Contract §19: after original_start_date.
+  'ticketed',
 ];
 
 const details = (wall: string) => {

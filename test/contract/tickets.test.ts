@@ -4,10 +4,13 @@
  * default, the event's ticketed/attendance/cost, the ticketed filter, and no personal data in the feed or the log.
  */
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { idempotentRequest, newIdempotencyStore } from '../../lib/store/idempotency.js';
 import { api, tokenFor } from '../support/api.js';
 import { send, startOwnServer, type OwnServer } from '../support/own-server.js';
 import { TEST_JWT_SECRET } from '../support/global-setup.js';
-import { createEvent, expectError, uid } from './helpers/events.js';
+import { createEvent, expectError, futureDay, uid } from './helpers/events.js';
 
 let editor: string;
 let subscriber: string;
@@ -125,6 +128,19 @@ describe('attendees', () => {
     expect([first.status, again.status, again.json.id, again.headers.get('idempotent-replayed')]).toEqual([201, 201, first.json.id, 'true']);
     expect((await reserve(t.id, { quantity: 2 }, key)).status).toBe(422);
     expect((await api(`/tickets/${t.id}`)).json.capacity_details.sold).toBe(1);
+    // The stored first answer is sealed with the key: whoever reads the table finds neither the token nor the person.
+    const raw = new DynamoDBClient({ endpoint: process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT, region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const store = newIdempotencyStore(process.env.CALENDAR_TEST_TABLE!, raw);
+    // (Read with another payload hash: the store then hands the record over with its validation error.)
+    const record = await store.getRecord(idempotentRequest(`anonymous#ticket#${t.id}`, key['Idempotency-Key'], ''))
+      .catch((e: { existingRecord?: unknown }) => e.existingRecord as Awaited<ReturnType<typeof store.getRecord>>);
+    raw.destroy();
+    const stored = record.getResponse() as { body: string; iv?: string };
+    expect(stored.iv).toBeDefined();
+    const bytes = Buffer.from(stored.body, 'base64');
+    for (const secret of [first.json.token, 'ada@example.org']) expect(bytes.includes(secret)).toBe(false);
+    expect(() => gunzipSync(bytes)).toThrow();
   });
 
   test('the per-address limit with its default: the 11th reservation in a minute is 429 and takes no place', async () => {
@@ -204,6 +220,49 @@ describe('series tickets', () => {
   });
 });
 
+describe('series changes keep reservations', () => {
+  test('an occurrence with attendees that a change would delete stays, an exception', async () => {
+    const s = await series(4);
+    const t = await rsvp(s.id);
+    const made = (await reserve(t.id, { event_id: s.occurrences[3] })).json;
+    const changed = await api(`/events/${s.id}`, { method: 'PATCH', token: editor, body: { recurrence: ['RRULE:FREQ=DAILY;COUNT=2'] } });
+    expect(changed.status).toBe(200);
+    const left = await api(`/events/${s.id}/occurrences`, { token: editor, query: { start_date: '2000-01-01', per_page: 50 } });
+    expect(left.json.events.map((e: any) => e.id)).toEqual([s.occurrences[0], s.occurrences[1], s.occurrences[3]]);
+    expect((await api(`/attendees/${made.id}`, { query: { token: made.token } })).json.event_id).toBe(s.occurrences[3]);
+    expect((await api(`/tickets/${t.id}`, { query: { event: s.occurrences[3] } })).json.capacity_details.sold).toBe(1);
+  });
+
+  test('a split moves the occurrences\' reservations with them', async () => {
+    const s = await series(4);
+    const [first, , third] = s.occurrences;
+    const t = await rsvp(s.id, { capacity: 2 });
+    const early = (await reserve(t.id, { event_id: first })).json;
+    const late = (await reserve(t.id, { event_id: third, quantity: 2 })).json;
+    const split = await api(`/events/${third}`, { method: 'PATCH', token: editor, query: { scope: 'following' }, body: { title: 'Later part' } });
+    expect(split.status).toBe(201);
+    const later = split.json.id as number;
+    expect(split.json.ticketed).toEqual(['rsvp']);
+    const moved = (await api(`/events/${later}/tickets`)).json.tickets;
+    expect(moved.map((x: any) => [x.post_id, x.capacity])).toEqual([[later, 2]]);
+    const copy = moved[0].id as number;
+    expect(copy).not.toBe(t.id);
+    const c = await api(`/tickets/${copy}`, { query: { event: third } });
+    expect([c.status, c.text]).toEqual([200, c.text]);
+    expect(c.json.capacity_details).toEqual({ max: 2, available: 0, sold: 2 });
+    expectError(await reserve(copy, { event_id: third }), 409, 'rest-ticket-sold-out');
+    expect((await api(`/tickets/${t.id}`, { query: { event: first } })).json.capacity_details.sold).toBe(1);
+    expectError(await reserve(t.id, { event_id: third }), 400, 'rest_invalid_param');
+    const read = await api(`/attendees/${late.id}`, { query: { token: late.token } });
+    expect([read.json.ticket_id, read.json.event_id]).toEqual([copy, third]);
+    expect(await attendeeIds(later)).toEqual([late.id]);
+    expect(await attendeeIds(s.id)).toEqual([early.id]);
+    expect((await api(`/attendees/${late.id}`, { method: 'DELETE', query: { token: late.token } })).status).toBe(200);
+    expect((await api(`/tickets/${copy}`, { query: { event: third } })).json.capacity_details.sold).toBe(0);
+    expect((await reserve(copy, { event_id: third })).status).toBe(201);
+  });
+});
+
 describe('deleting events for good', () => {
   test('a single event takes its tickets and attendees with it', async () => {
     const event = await createEvent({}, editor);
@@ -245,6 +304,33 @@ describe('deleting events for good', () => {
     expect((await api(`/tickets/${t.id}`, { query: { event: second } })).json.capacity_details.sold).toBe(1);
     // The capacity may now go down to what the remaining occurrences hold.
     expect((await api(`/tickets/${t.id}`, { method: 'PATCH', token: editor, body: { capacity: 1 } })).status).toBe(200);
+  });
+});
+
+describe('ticketed=false, counted', () => {
+  test('pages skip the ticketed events and the total is exact, a series\' ticket counting for its occurrences', async () => {
+    // A far day of its own (beyond the horizon, so no other test's daily series reaches it; a series' first occurrence exists).
+    const day = futureDay();
+    const at = (h: number) => ({ start_date: `${day} ${String(h).padStart(2, '0')}:00:00`, end_date: `${day} ${String(h).padStart(2, '0')}:30:00` });
+    const made = [];
+    for (let h = 8; h < 16; h++) made.push(await createEvent(at(h), editor));
+    for (const e of made.filter((_, i) => i % 4 !== 3)) await rsvp(e.id);
+    const s = await createEvent({ ...at(17), recurrence: [`RDATE:${day.replace(/-/g, '')}T180000`] }, editor);
+    await rsvp(s.id);
+    const plain = made.filter((_, i) => i % 4 === 3).map((e) => e.id);
+    const q = { start_date: day, end_date: `${day} 23:59:59`, ticketed: false, per_page: 1 };
+    const pages = [];
+    for (let page = 1; page <= plain.length; page++) {
+      const res = await api('/events', { query: { ...q, page } });
+      expect([res.status, res.json.total]).toEqual([200, plain.length]);
+      pages.push(...res.json.events.map((e: any) => e.id));
+    }
+    expect(pages).toEqual(plain);
+    expect((await api('/events', { query: { ...q, page: plain.length + 1 } })).status).toBe(404);
+    const yes = await api('/events', { query: { ...q, ticketed: true, per_page: 50 } });
+    const occurrences = (await api(`/events/${s.id}/occurrences`, { query: { start_date: day, end_date: `${day} 23:59:59` } })).json.total;
+    expect(occurrences).toBeGreaterThan(0);
+    expect(yes.json.total).toBe(made.length - plain.length + occurrences);
   });
 });
 

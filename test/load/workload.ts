@@ -29,6 +29,10 @@
  *                     /categories?hide_empty=1 lists exactly the terms with such events
  *   unique-names      one term per name (case-insensitive) after colliding creates; one published venue/organizer
  *                     per shared inline name
+ *   no-oversell       a reservation rush on one rsvp ticket (contract §19; anonymous users reserve 1–2 places and
+ *                     cancel some by token): after the run its places taken never exceed its capacity and equal the
+ *                     places of the reservations answered 201 less those cancelled, and the organisers' attendee
+ *                     list holds exactly the reservations left
  *
  * Embedded venues/organizers that are not published are allowed (contract §7 and reference §11.2: embedded records
  * show whatever their status); the report counts how often an anonymous reader saw one, as a note.
@@ -126,6 +130,8 @@ const KINDS = {
   'author POST /tags': { ok: [403], codes: { 403: ['rest_forbidden'] } },
   'POST /venues': { ok: [201] },
   'DELETE /venues/{id}': { ok: [200] },
+  'POST /attendees': { ok: [201, 409, 429], codes: { 409: ['rest-ticket-sold-out'], 429: ['rest_too_many_attempts'] } },
+  'DELETE /attendees/{id}?token=': { ok: [200] },
 } as const satisfies Record<string, KindSpec>;
 type Kind = keyof typeof KINDS;
 
@@ -139,6 +145,7 @@ const INVARIANTS = {
   'exact-totals': 'list totals = paging recount = ledger of answered writes; statuses as the ledger says',
   'term-counts': 'term count = published events linking it (recount); hide_empty lists exactly those',
   'unique-names': 'one term per name after racing creates; one published venue/organizer per inline name',
+  'no-oversell': 'rush on one rsvp ticket: places taken <= capacity, = places reserved less cancelled; attendee list exact',
 } as const;
 type Invariant = keyof typeof INVARIANTS;
 
@@ -254,7 +261,7 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
     const { status, json } = answer;
     if (kind) count(kind, String(status));
     expectThat('no-5xx', status < 500, () => `${where} → ${status} ${snippet(json)}`);
-    expectThat('no-409', status !== 409, () => `${where} → 409 ${snippet(json)}`);
+    expectThat('no-409', status !== 409 || kind === 'POST /attendees', () => `${where} → 409 ${snippet(json)}`);
     if (status === 412) expectThat('no-409', kind === 'POST /events/{busy} If-Match', () => `${where} → 412 without If-Match ${snippet(json)}`);
     if (kind && status < 500) {
       const spec: KindSpec = KINDS[kind];
@@ -347,6 +354,16 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
     ledger.set(a.json.id, { id: a.json.id, status: 'publish', ownerVu: -1 });
   }
 
+  // The reservation rush (contract §19): one published event with one rsvp ticket of RUSH_CAPACITY places.
+  const RUSH_CAPACITY = 20;
+  const rushEvent = await call(null, 'POST', '/events', { token: editorToken, body: { title: `Rush ${tag}`, ...soon(setupRng), status: 'publish' } });
+  if (rushEvent.status !== 201) throw new Error(`could not create the rush event: ${rushEvent.status} ${snippet(rushEvent.json)}`);
+  ledger.set(rushEvent.json.id, { id: rushEvent.json.id, status: 'publish', ownerVu: -1 });
+  const rushTicket = await call(null, 'POST', '/tickets', { token: editorToken, body: { post_id: rushEvent.json.id, title: 'Place', capacity: RUSH_CAPACITY } });
+  if (rushTicket.status !== 201) throw new Error(`could not create the rush ticket: ${rushTicket.status} ${snippet(rushTicket.json)}`);
+  const rush = { ticket: rushTicket.json.id as number, event: rushEvent.json.id as number, reserved: 0, cancelled: 0,
+    held: new Map<number, { token: string; quantity: number }>(), attempts: 0 };
+
   // Baselines, so that the driver also runs against a calendar that already has records (no other writer meanwhile).
   const baseline = {
     anon: (await call(null, 'GET', '/events', { query: { ...WIDE, per_page: 1 } })).json?.total as number,
@@ -354,8 +371,8 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
     trash: (await call(null, 'GET', '/events', { token: editorToken, query: { ...WIDE, per_page: 1, status: 'trash' } })).json?.total as number,
   };
   // The busy events are ours: the ledger counts them.
-  baseline.anon -= busyCount;
-  baseline.editor -= busyCount;
+  baseline.anon -= busyCount + 1;
+  baseline.editor -= busyCount + 1;
 
   // --------------------------------------------------------------------------------------------- users
 
@@ -468,6 +485,26 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
           }
         }, 10],
         [() => readSomeEvent('anon GET /events/{id}'), 25],
+        [async () => {
+          // The rush: reserve 1–2 places; now and then cancel one of the reservations held, by its token.
+          const mine = [...rush.held.entries()];
+          if (mine.length && rng.chance(0.25)) {
+            const [id, r] = rng.pick(mine);
+            rush.held.delete(id);
+            const a = await call('DELETE /attendees/{id}?token=', 'DELETE', `/attendees/${id}`, { query: { token: r.token } });
+            if (a.status === 200) rush.cancelled += r.quantity;
+            else rush.held.set(id, r);
+            return;
+          }
+          const quantity = 1 + rng.int(2);
+          rush.attempts++;
+          const a = await call('POST /attendees', 'POST', '/attendees', { body: { ticket_id: rush.ticket, name: `Guest ${vu}`,
+            email: `guest${vu}@example.org`, quantity } });
+          if (a.status === 201) {
+            rush.reserved += quantity;
+            rush.held.set(a.json.id, { token: a.json.token, quantity });
+          }
+        }, 20],
         [async () => {
           const ids = [...stageVenues.keys(), ...venueIds];
           if (!ids.length) return;
@@ -684,6 +721,16 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
       ifMatchOk: b.applied.filter((x) => x.kind === 'POST /events/{busy} If-Match').length, ifMatch412: b.ifMatch412 });
   }
 
+  // The rush: no place oversold, places taken = places reserved less cancelled, the attendee list exact.
+  const placesLeft = rush.reserved - rush.cancelled;
+  const ticketAfter = await call(null, 'GET', `/tickets/${rush.ticket}`);
+  const sold = ticketAfter.json?.capacity_details?.sold;
+  expectThat('no-oversell', typeof sold === 'number' && sold <= RUSH_CAPACITY, () => `ticket ${rush.ticket}: ${sold} places taken of ${RUSH_CAPACITY}`);
+  expectThat('no-oversell', sold === placesLeft, () => `ticket ${rush.ticket}: ${sold} places taken, the answers say ${rush.reserved} reserved less ${rush.cancelled} cancelled`);
+  const attendees = await allPages('/attendees', 'attendees', { event: rush.event }, editorToken);
+  expectThat('no-oversell', attendees.total === rush.held.size && attendees.items.every((x) => rush.held.get(x.id)?.quantity === x.quantity),
+    () => `attendee list of event ${rush.event}: ${attendees.total} reservations, ${rush.held.size} answered and not cancelled`);
+
   // Events: totals = paging recount = ledger, and every record's status is the ledger's.
   const editorList = await allPages('/events', 'events', WIDE, editorToken);
   const anonList = await allPages('/events', 'events', WIDE);
@@ -768,6 +815,8 @@ export async function runWorkload(options: WorkloadOptions): Promise<WorkloadRep
     'events published (anonymous)': anonList.total,
     'events trashed': trashList.total,
     'events deleted for good': tally('deleted'),
+    [`rush: places taken of ${RUSH_CAPACITY} (reservation attempts ${rush.attempts})`]: sold ?? -1,
+    'rush: reservations held': rush.held.size,
     ...termResults,
     ...linkedResults,
   };

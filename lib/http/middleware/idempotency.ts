@@ -5,7 +5,7 @@
  * first request is still running 409 with Retry-After; a request that fails frees its key. Runs after authentication
  * and the body, before validation. Storage: lib/store/idempotency.ts (Powertools for AWS Lambda's persistence layer).
  */
-import { createHash } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus, IdempotencyValidationError,
@@ -21,15 +21,40 @@ import { logger } from '../../observability/logger.js';
 const HEADER = 'Idempotency-Key';
 const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** The key a request holds while it runs (set in `before`, settled in `after` or `onError`). */
-const held = new WeakMap<object, IdempotentRequest>();
+/** The key a request holds while it runs (set in `before`, settled in `after` or `onError`), and its answer's sealing key. */
+const held = new WeakMap<object, { data: IdempotentRequest; seal: Buffer }>();
 
-/** A first answer as stored: its body compressed, so that a large record's answer fits in one item. */
+/**
+ * A first answer as stored: its body compressed, so that a large record's answer fits in one item, and sealed
+ * (AES-256-GCM, `iv` and `tag`) with a key derived from the Idempotency-Key itself and the request's hash: the table
+ * holds only a hash of the key, so the stored answer (a reservation's secret token among them, contract §19) opens only
+ * for a repeat of the identical request with the same key, never for whoever reads the table.
+ */
 type StoredAnswer = {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  iv?: string;
+  tag?: string;
 };
+
+const sealKey = (key: string, hash: string): Buffer => Buffer.from(hkdfSync('sha256', key, hash, 'calendar idempotent answer', 32));
+
+function seal(body: Buffer, secret: Buffer): Pick<StoredAnswer, 'body' | 'iv' | 'tag'> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', secret, iv);
+  const sealed = Buffer.concat([cipher.update(body), cipher.final()]);
+  return { body: sealed.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64') };
+}
+
+/** The stored body, compressed; an answer stored before answers were sealed has no `iv`. */
+function opened(stored: StoredAnswer, secret: Buffer): Buffer {
+  const raw = Buffer.from(stored.body, 'base64');
+  if (!stored.iv || !stored.tag) return raw;
+  const decipher = createDecipheriv('aes-256-gcm', secret, Buffer.from(stored.iv, 'base64'));
+  decipher.setAuthTag(Buffer.from(stored.tag, 'base64'));
+  return Buffer.concat([decipher.update(raw), decipher.final()]);
+}
 
 const keyReused = (): ApiError => new ApiError(422, 'rest_idempotency_key_reused',
   'This Idempotency-Key was used for a different request; send a new key for a new request.');
@@ -46,11 +71,11 @@ function requestHash(request: PipelineRequest): string {
     event.headers?.['content-type'] ?? '', body])).digest('base64url');
 }
 
-function replay(stored: StoredAnswer): HttpResult {
+function replay(stored: StoredAnswer, secret: Buffer): HttpResult {
   return {
     statusCode: stored.statusCode,
     headers: { ...stored.headers, 'Idempotent-Replayed': 'true' },
-    body: gunzipSync(Buffer.from(stored.body, 'base64')).toString('utf8'),
+    body: gunzipSync(opened(stored, secret)).toString('utf8'),
   };
 }
 
@@ -67,16 +92,18 @@ async function before(request: PipelineRequest): Promise<HttpResult | undefined>
   const anonymousScope = operation.id === 'attendees.create' ? `anonymous#ticket#${String(state.raw.ticket_id ?? '')}` : null;
   if (!state.caller && !anonymousScope) return undefined;
 
-  const data = idempotentRequest(state.caller?.sub ?? anonymousScope!, key, requestHash(request));
+  const hash = requestHash(request);
+  const data = idempotentRequest(state.caller?.sub ?? anonymousScope!, key, hash);
+  const secret = sealKey(key, hash);
   const store = idempotencyStore();
   const remaining = typeof request.context?.getRemainingTimeInMillis === 'function' ? request.context.getRemainingTimeInMillis() : 30_000;
   try {
     await store.saveInProgress(data, remaining);
-    held.set(request.event, data);
+    held.set(request.event, { data, seal: secret });
     return undefined;
   } catch (error) {
     if (!(error instanceof IdempotencyItemAlreadyExistsError)) throw error;
-    return answerOf(error.existingRecord ?? await readRecord(data), data);
+    return answerOf(error.existingRecord ?? await readRecord(data), data, secret);
   }
 }
 
@@ -91,7 +118,7 @@ async function readRecord(data: IdempotentRequest): Promise<IdempotencyRecord> {
 }
 
 /** A held key: 409 while its first request runs, else its answer (if the request matches) or 422. */
-function answerOf(record: IdempotencyRecord, data: IdempotentRequest): HttpResult {
+function answerOf(record: IdempotencyRecord, data: IdempotentRequest, secret: Buffer): HttpResult {
   // Expired between the put and the read: the key is as good as running again; the retry takes it.
   if (record.getStatus() !== IdempotencyRecordStatus.COMPLETED) throw inProgress();
   try {
@@ -100,18 +127,19 @@ function answerOf(record: IdempotencyRecord, data: IdempotentRequest): HttpResul
     if (e instanceof IdempotencyValidationError) throw keyReused();
     throw e;
   }
-  return replay(record.getResponse() as StoredAnswer);
+  return replay(record.getResponse() as StoredAnswer, secret);
 }
 
 async function after(request: PipelineRequest): Promise<void> {
-  const data = held.get(request.event);
+  const holding = held.get(request.event);
   const response = request.response;
-  if (!data || !response) return;
+  if (!holding || !response) return;
   held.delete(request.event);
+  const { data } = holding;
   const stored: StoredAnswer = {
     statusCode: response.statusCode,
     headers: response.headers,
-    body: gzipSync(response.body ?? '').toString('base64'),
+    ...seal(gzipSync(response.body ?? ''), holding.seal),
   };
   try {
     await idempotencyStore().saveSuccess(data, stored);
@@ -132,10 +160,10 @@ async function release(data: IdempotentRequest): Promise<void> {
 }
 
 async function onError(request: PipelineRequest): Promise<void> {
-  const data = held.get(request.event);
-  if (!data) return;
+  const holding = held.get(request.event);
+  if (!holding) return;
   held.delete(request.event);
-  await release(data);
+  await release(holding.data);
 }
 
 export const idempotency = (): Middleware => ({ before, after, onError });
