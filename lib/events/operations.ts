@@ -19,7 +19,7 @@ import { afterCommit, retryConflicts } from '../store/retry.js';
 import { linkTransactItems, linkTransactItemsUncounted } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
-import { isOccurrence, isSeries } from './record.js';
+import { isOccurrence, isSeries, ticketProviders } from './record.js';
 import { eventLinkItems } from './series-counts.js';
 import { finishSeries, hold, holding, occurrenceKey, ownFields, storedOccurrences, type Hold } from './series.js';
 import { splitSeries } from './split.js';
@@ -146,7 +146,8 @@ export async function deleteEvent(ctx: RequestContext<EventDeleteParams>): Promi
     const embeds = await loadEmbeds([existing], ctx);
     const reads = new ReadSet(attempt > 0);
     // A permanent delete of an event with tickets or attendees holds it until they are erased too (lib/tickets/erase.ts).
-    const h = isSeries(existing) || (force && await hasTicketsOrAttendees(existing.id)) ? hold(existing.id) : null;
+    const ticketed = ticketProviders(existing).length > 0;
+    const h = isSeries(existing) || (force && ticketed && await hasTicketsOrAttendees(existing.id)) ? hold(existing.id) : null;
     const response = isOccurrence(existing) ? await deleteOccurrence(ctx, existing, force, embeds, reads, h)
       : await deleteOrTrash(ctx, existing, force, embeds, reads, attempt, h);
     if (h) await afterCommit('removing the occurrences, tickets and attendees of a deleted event', () => finishSeries(existing.id, h));
