@@ -1,7 +1,8 @@
 /**
  * Lambda handler for the namespace index (GET {api}), the OpenAPI document (GET {api}/doc) and its reference page
  * (GET {api}/doc.html, with the files it loads), the caller's application passwords (contract §12), and the changes
- * feed (contract §16).
+ * feed (contract §16). Through `$default` it also gets every path API Gateway's routes do not spell (infra/routes.ts),
+ * and hands those of another function to it (lib/aws/forward.ts), the calendar pages' included.
  */
 import { lambdaForwarder } from '../lib/aws/forward.js';
 import { createAppPassword, listAppPasswords, revokeAppPassword } from '../lib/accounts/operations.js';
@@ -14,12 +15,16 @@ import { buildOpenApiDocument } from '../lib/openapi/document.js';
 import { DOC_PAGE_CSP, docPage } from '../lib/openapi/doc-page.js';
 import { REDOC_FILES } from '../lib/openapi/redoc-files.js';
 import { packageFile } from '../lib/package-file.js';
+import { stripStage } from '../lib/http/paths.js';
+import { splitPagePath } from '../lib/pages/paths.js';
 import { ROUTES } from '../lib/routes/all.js';
 
 const redocScript = staticFile(() => packageFile(REDOC_FILES.script), 'application/javascript; charset=utf-8', { gzip: true });
 const redocLicense = staticFile(() => packageFile(REDOC_FILES.license), 'text/plain; charset=utf-8');
 
-export const handler = createGroupHandler('root', ROUTES, {
+const forward = lambdaForwarder();
+
+const api = createGroupHandler('root', ROUTES, {
   'root.index': async (ctx) => json(200, buildNamespaceIndex({ apiUrl: ctx.apiUrl })),
   'root.doc': async (ctx) => json(200, buildOpenApiDocument({ apiUrl: ctx.apiUrl })),
   'root.docPage': async (ctx) => htmlText(docPage({ apiPath: ctx.apiUrl.slice(ctx.origin.length), scriptVersion: redocScript.version() }),
@@ -30,4 +35,13 @@ export const handler = createGroupHandler('root', ROUTES, {
   'appPasswords.create': createAppPassword,
   'appPasswords.delete': revokeAppPassword,
   'changes.list': listChanges,
-}, null, { forward: lambdaForwarder() });
+}, null, { forward });
+
+/**
+ * A page path (contract §21) that the pages' routes do not spell (another letter case, say) reaches this function
+ * through $default too: the pages function answers it, with its own logs, headers and edge check.
+ */
+export const handler: typeof api = async (event, context) => {
+  if (forward && splitPagePath(stripStage(event.rawPath ?? '/', event.requestContext?.stage).path)) return forward('pages', event);
+  return api(event, context);
+};

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Node } from 'constructs';
-import type { Group } from '../lib/routes/types.js';
+import type { FunctionGroup } from '../lib/routes/types.js';
 
-/** What reserved concurrency is set for: each route group's function and the change publisher. */
-export type ConcurrencyKey = Group | 'publishChanges';
+/** What reserved concurrency is set for: each route group's function, the pages' and the change publisher. */
+export type ConcurrencyKey = FunctionGroup | 'publishChanges';
 
 /** Log levels both Lambda's log filter and Powertools' logger understand. */
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
@@ -40,6 +40,8 @@ export interface CalendarConfig {
   siteTimezone: string;
   /** Public site origin for CALENDAR_SITE_URL (context `siteUrl`); unset = the request's origin. */
   siteUrl: string | null;
+  /** The calendar's name in the pages' titles and headers, CALENDAR_SITE_NAME (context `siteName`, contract §21). */
+  siteName: string;
   /** Stage-wide steady-state request rate, requests per second (context `throttlingRateLimit`). */
   throttlingRateLimit: number;
   /** Stage-wide burst bucket, requests (context `throttlingBurstLimit`). */
@@ -105,6 +107,7 @@ export const DEFAULTS = {
   stageName: '$default',
   siteTimezone: 'UTC',
   siteUrl: '',
+  siteName: 'Calendar',
   throttlingRateLimit: 100,
   throttlingBurstLimit: 200,
   throttlingReadRateLimit: 50,
@@ -130,7 +133,7 @@ export const DEFAULTS = {
   logLevel: 'INFO',
   tracing: false,
   // About 200 of a standard account's 1,000: room for a busy events function, the others sized by their traffic.
-  reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, publishChanges: 5 },
+  reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, pages: 50, publishChanges: 5 },
   alarmApi5xxRatePercent: 1,
   alarmApi4xxRatePercent: 25,
   alarmLatencyP99Ms: 3000,
@@ -305,6 +308,10 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
 
   const siteUrlRaw = optional(raw, 'siteUrl');
   const siteUrl = siteUrlRaw ? httpsUrl(siteUrlRaw, 'siteUrl') : null;
+  const siteName = text(raw, 'siteName', DEFAULTS.siteName).trim();
+  if (!siteName || siteName.length > 100 || [...siteName].some((c) => c.charCodeAt(0) < 32)) {
+    throw new ConfigError(`Context "siteName" must be a name of 1 to 100 characters without control characters, not "${siteName}".`);
+  }
 
   // API Gateway accepts up to the account's regional limit (10,000 rps / 5,000 burst by default).
   const throttlingRateLimit = int(raw, 'throttlingRateLimit', DEFAULTS.throttlingRateLimit, 1, 10_000);
@@ -374,6 +381,7 @@ export function readConfig(source: Node | Record<string, unknown>): CalendarConf
     stageName,
     siteTimezone,
     siteUrl,
+    siteName,
     throttlingRateLimit,
     throttlingBurstLimit,
     routeThrottles,

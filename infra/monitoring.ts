@@ -26,7 +26,7 @@ import {
   type LambdaFunctionMonitoringOptions,
 } from 'cdk-monitoring-constructs';
 import { Construct } from 'constructs';
-import type { Group } from '../lib/routes/types.js';
+import type { FunctionGroup } from '../lib/routes/types.js';
 import type { CalendarConfig } from './config.js';
 
 export interface CalendarMonitoringProps {
@@ -34,7 +34,7 @@ export interface CalendarMonitoringProps {
   api: HttpApi;
   stage: HttpStage;
   table: dynamodb.ITable;
-  functions: Record<Group, LambdaFunction>;
+  functions: Record<FunctionGroup, LambdaFunction>;
   horizon: { fn: LambdaFunction; deadLetters: sqs.IQueue };
   changeEvents: { fn: LambdaFunction; deadLetters: sqs.IQueue };
   /** With `-c geocoding=true`: the venue geocoder and its failure queue. */

@@ -11,11 +11,22 @@
  * write bucket; HEAD keys of their own would take another 96 routes. OPTIONS needs no route: with `corsPreflight`
  * configured API Gateway answers preflight requests itself. Pure (no constructs), so tests can compare the stack
  * against it.
+ *
+ * The quota (300 routes per API) decides which spellings API Gateway routes itself. Every path is served either way:
+ * a request no route spells reaches the root function through `$default`, which hands it to the function that owns it
+ * (lib/aws/forward.ts) — one extra synchronous invocation, so only rarely used spellings go that way:
+ * - the origin's base under a language prefix (`/de/wp-json/tribe/events/v1/…`: 93 routes otherwise) — the origin's
+ *   clients call the unprefixed base; `?translation_language=` is how they ask for a language (contract §8);
+ * - every spelling of /tickets and /attendees but our unprefixed base (NARROW_SEGMENTS);
+ * - paths in another letter case (API Gateway matches case-sensitively).
+ * The calendar pages (contract §21) are routed under every language prefix: they are what people visit.
  */
 import { apiRoot } from '../lib/http/paths.js';
+import { PAGE_SEGMENTS } from '../lib/pages/paths.js';
 import {
   BASES, LANGUAGES, ROUTES, type Base, type Group, type Language, type OperationSpec, type RouteSpec,
 } from '../lib/routes/index.js';
+import type { FunctionGroup } from '../lib/routes/types.js';
 
 /** The throttle a route key gets (infra/config.ts `routeThrottles`). */
 export type TrafficClass = 'read' | 'write' | 'docs';
@@ -27,8 +38,9 @@ export const ROUTES_PER_API_QUOTA = 300;
 export interface HttpApiRoute {
   /** Full API Gateway path, e.g. "/de/wp-json/tribe/events/v1/events/{proxy+}". */
   path: string;
-  group: Group;
-  base: Base;
+  group: FunctionGroup;
+  /** The API base, or null for a page route (the pages live outside the API's namespace). */
+  base: Base | null;
   /** The language prefix, or null for the unprefixed path. */
   language: Language | null;
   /** `GET` for the reads of a segment that also has writes; `ANY` otherwise. */
@@ -88,13 +100,27 @@ export function segmentOwners(routes: readonly RouteSpec[] = ROUTES): Map<string
  */
 export const NARROW_SEGMENTS: ReadonlySet<string> = new Set(['tickets', 'attendees']);
 
-/** One entry per API Gateway route: bases × prefixes × (the index + two paths per top-level segment) × its keys. */
+/** Whether API Gateway routes a base under a path prefix itself: the origin's base only without a language prefix. */
+export const routedBase = (base: Base, language: Language | null): boolean => base === BASES[0] || language === null;
+
+/**
+ * The route keys of a page segment: pages are reads; the event pages also take their forms' posts (RSVP, cancel,
+ * password), which get the write throttle on the `ANY` key next to a `GET` key for the reads.
+ */
+export const pageSegmentKeys = (segment: string): { method: 'GET' | 'ANY'; traffic: TrafficClass }[] =>
+  segment === 'event' ? [{ method: 'ANY', traffic: 'write' }, { method: 'GET', traffic: 'read' }] : [{ method: 'ANY', traffic: 'read' }];
+
+/**
+ * One entry per API Gateway route: the API's (routed bases × prefixes × (the index + two paths per top-level segment)
+ * × its keys), then the pages' (prefixes × two paths per page segment × its keys), all to the pages function.
+ */
 export function httpApiRoutes(routes: readonly RouteSpec[] = ROUTES): HttpApiRoute[] {
   const owners = segmentOwners(routes);
   const operations = segmentOperations(routes);
   const out: HttpApiRoute[] = [];
   for (const base of BASES) {
     for (const language of PATH_PREFIXES) {
+      if (!routedBase(base, language)) continue;
       const root = apiRoot(language, base);
       for (const [segment, group] of owners) {
         const narrow = NARROW_SEGMENTS.has(segment);
@@ -105,15 +131,30 @@ export function httpApiRoutes(routes: readonly RouteSpec[] = ROUTES): HttpApiRou
       }
     }
   }
+  for (const language of PATH_PREFIXES) {
+    for (const segment of PAGE_SEGMENTS) {
+      const root = `${language ? `/${language}` : ''}/${segment}`;
+      for (const path of [root, `${root}/{proxy+}`]) {
+        for (const key of pageSegmentKeys(segment)) out.push({ path, group: 'pages', base: null, language, ...key });
+      }
+    }
+  }
   return out;
 }
 
-/** The groups in definition order; one Lambda function each, entry functions/<group>.ts. */
-export function functionGroups(routes: readonly RouteSpec[] = ROUTES): Group[] {
-  return [...new Set(routes.map((r) => r.group))];
+/**
+ * The functions: the API's groups in definition order, then the pages; one Lambda function each, entry
+ * functions/<group>.ts. The pages have a function of their own rather than joining the root group: their bundle
+ * (templates, messages, style sheet, and the API operations they run in-process) is unlike the root's, rendering a
+ * page runs several operations (more CPU, so more memory), they read and write the whole table (RSVP, password
+ * counters) where the root function may touch only account items, and a crawler on the pages is throttled by their
+ * own reserved concurrency without starving the API's index and sign-in paths.
+ */
+export function functionGroups(routes: readonly RouteSpec[] = ROUTES): FunctionGroup[] {
+  return [...new Set<FunctionGroup>(routes.map((r) => r.group)), 'pages'];
 }
 
-/** The group whose function also serves the `$default` catch-all route (the API's own 404/405 JSON). */
+/** The group whose function also serves the `$default` catch-all route (the API's own 404/405 JSON; forwards the rest). */
 export const DEFAULT_ROUTE_GROUP: Group = 'root';
 
 /**
@@ -125,7 +166,7 @@ export const DEFAULT_ROUTE_GROUP: Group = 'root';
 /** `none`: a function that reaches no table item (the change publisher reads the stream, granted by its event source). */
 export type TableAccess = 'accounts' | 'read-write' | 'none';
 
-export function tableAccess(group: Group): TableAccess {
+export function tableAccess(group: FunctionGroup): TableAccess {
   return group === 'root' ? 'accounts' : 'read-write';
 }
 

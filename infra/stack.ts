@@ -38,7 +38,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { CORS } from '../lib/http/cors.js';
 import { ORIGIN_SECRET_VARIABLE } from '../lib/http/middleware/edge-origin.js';
-import { NAMESPACE, type Group } from '../lib/routes/types.js';
+import { NAMESPACE, type FunctionGroup } from '../lib/routes/types.js';
 import { createTableInput, TABLE } from '../lib/store/table.js';
 import { functionCode } from './bundling.js';
 import type { CalendarConfig } from './config.js';
@@ -80,14 +80,18 @@ export const USER_GROUPS = [
  *   below the gateway's limit, so a stuck call ends in the function (logged, billed for 10 s at most) instead of
  *   as an anonymous gateway 503. The root function needs no network at all: 5 s. The events function writes a
  *   recurring series' occurrences (up to 1,000, a few seconds of batched transactions) within the request: 25 s.
+ *   The pages (contract §21) are a function of their own (why: infra/routes.ts `functionGroups`).
  */
-const SIZING: Record<Group, { memoryMb: number; timeout: Duration }> = {
+const SIZING: Record<FunctionGroup, { memoryMb: number; timeout: Duration }> = {
   root: { memoryMb: 512, timeout: Duration.seconds(5) },
   events: { memoryMb: 1024, timeout: Duration.seconds(25) },
   venues: { memoryMb: 1024, timeout: Duration.seconds(10) },
   organizers: { memoryMb: 1024, timeout: Duration.seconds(10) },
   categories: { memoryMb: 1024, timeout: Duration.seconds(10) },
   tags: { memoryMb: 1024, timeout: Duration.seconds(10) },
+  // A page runs two to four API operations in-process and renders HTML from their answers: more CPU per request than
+  // a data function, so more memory; a page is a handful of reads (an RSVP one transaction), so the data functions' 10 s.
+  pages: { memoryMb: 1536, timeout: Duration.seconds(10) },
 };
 
 
@@ -109,7 +113,7 @@ export interface CalendarStackProps extends StackProps {
 export class CalendarStack extends Stack {
   readonly config: CalendarConfig;
   readonly table: dynamodb.Table;
-  readonly functions: Record<Group, lambda.Function>;
+  readonly functions: Record<FunctionGroup, lambda.Function>;
   /** Change events: the bus, the function that publishes the table stream's new change-log entries, its failure queue. */
   readonly changeEvents: { bus: events.EventBus; fn: lambda.Function; deadLetters: sqs.Queue };
   /** With `-c geocoding=true`: the place index and the function that geocodes venues from the table's stream. */
@@ -220,12 +224,13 @@ export class CalendarStack extends Stack {
       CALENDAR_GEOLOC_UNIT: config.geolocUnit,
       NODE_OPTIONS: '--enable-source-maps',
       ...(config.siteUrl ? { CALENDAR_SITE_URL: config.siteUrl } : {}),
+      CALENDAR_SITE_NAME: config.siteName,
       // Declared only in a `samLocal` synth, so that sam local's --env-vars file can set them (SAM only overrides
       // variables the template declares); never part of a deployable template (see the rule below).
       ...(config.samLocal ? SAM_LOCAL_PLACEHOLDERS : {}),
     };
 
-    const functions = {} as Record<Group, lambda.Function>;
+    const functions = {} as Record<FunctionGroup, lambda.Function>;
     for (const group of functionGroups()) {
       functions[group] = this.buildFunction(group, environment, retention);
     }
@@ -284,7 +289,7 @@ export class CalendarStack extends Stack {
 
     // One integration per function; its invoke permission covers this API's routes (arn:…:<api-id>/*/*/*): per-route
     // permissions for dozens of greedy routes would push the functions' resource policies towards Lambda's 20 KB limit.
-    const integrations = {} as Record<Group, HttpLambdaIntegration>;
+    const integrations = {} as Record<FunctionGroup, HttpLambdaIntegration>;
     for (const group of functionGroups()) {
       integrations[group] = new HttpLambdaIntegration(`${pascal(group)}Integration`, functions[group], { scopePermissionToRoute: false });
     }
@@ -520,9 +525,10 @@ export class CalendarStack extends Stack {
     return queue;
   }
 
-  private buildFunction(group: Group, environment: Record<string, string>, retention: logs.RetentionDays): lambda.Function {
+  private buildFunction(group: FunctionGroup, environment: Record<string, string>, retention: logs.RetentionDays): lambda.Function {
     const sizing = SIZING[group];
-    const fn = this.buildLambda(pascal(group), `functions/${group}.ts`, `Calendar API: ${group} routes`, `Calendar API ${group} function`,
+    const what = group === 'pages' ? 'the calendar pages' : `${group} routes`;
+    const fn = this.buildLambda(pascal(group), `functions/${group}.ts`, `Calendar API: ${what}`, `Calendar API ${group} function`,
       tableAccess(group), environment, retention, { memorySize: sizing.memoryMb, timeout: sizing.timeout,
         ...reserved(this.config.reservedConcurrency[group]) });
     Validations.of(fn).acknowledge({ id: 'Serverless::Serverless-LambdaDLQ', reason: 'The API (and the root function, when '

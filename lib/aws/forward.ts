@@ -8,15 +8,15 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { HttpResult } from '../http/response.js';
-import type { Group } from '../routes/types.js';
+import type { FunctionGroup } from '../routes/types.js';
 
-export type Forwarder = (group: Group, event: APIGatewayProxyEventV2) => Promise<HttpResult>;
+export type Forwarder = (group: FunctionGroup, event: APIGatewayProxyEventV2) => Promise<HttpResult>;
 
 let client: LambdaClient | null = null;
 
 export function lambdaForwarder(env: NodeJS.ProcessEnv = process.env): Forwarder | undefined {
   if (!env.CALENDAR_FUNCTIONS) return undefined;
-  const names = JSON.parse(env.CALENDAR_FUNCTIONS) as Partial<Record<Group, string>>;
+  const names = JSON.parse(env.CALENDAR_FUNCTIONS) as Partial<Record<FunctionGroup, string>>;
   return async (group, event) => {
     const name = names[group];
     if (!name) throw new Error(`no function is configured for the ${group} routes`);

@@ -14,7 +14,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { routeMatcher } from '../routes/matcher.js';
 import type { Group, RouteSpec } from '../routes/types.js';
 import { withRequestKeys } from '../observability/logger.js';
-import { newMeter, runInScope } from '../store/scope.js';
+import { currentMeter, newMeter, runInScope } from '../store/scope.js';
 import type { RequestContext } from './context.js';
 import { CORS } from './cors.js';
 import { authentication } from './middleware/authentication.js';
@@ -47,7 +47,7 @@ const STORE_MARGIN_MS = 1000;
  * which gets all other requests through $default (redirects to canonical paths, 405 for other methods).
  */
 export function createGroupHandler(group: Group, routes: readonly RouteSpec[], operations: Record<string, Operation>,
-  store: PipelineStore | null, options: { forward?: Forward } = {}) {
+  store: PipelineStore | null, options: { forward?: Forward; nested?: boolean } = {}) {
   const foreign = routes.find((r) => r.group !== group);
   if (group !== 'root' && foreign) throw new Error(`the ${group} function was given a route of ${foreign.group}: ${foreign.path}`);
   const served = new Set(routes.flatMap((r) => (r.group === group ? r.operations.map((o) => o.id) : [])));
@@ -60,7 +60,9 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
       throw new OutOfTime();
     },
   })
-    .use(observability())
+    // A nested call (the calendar pages run API operations in-process, lib/pages/api.ts) is part of the page's request:
+    // the page logs one line and counts one request, with this call's DynamoDB work in its meter.
+    .use(options.nested ? [] : observability())
     .use(responseHeaders())
     .use(conditional())
     .use(httpCors({ origin: CORS.allowOrigin, exposeHeaders: CORS.exposeHeaders.join(', ') }))
@@ -82,7 +84,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
 
   return async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResult> => {
     const remaining = typeof context?.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() : null;
-    const scope = { meter: newMeter(), deadline: remaining === null ? null : Date.now() + remaining - STORE_MARGIN_MS };
+    const scope = { meter: (options.nested && currentMeter()) || newMeter(), deadline: remaining === null ? null : Date.now() + remaining - STORE_MARGIN_MS };
     try {
       return await runInScope(scope, () => withRequestKeys(requestKeysOf(event, context), () => pipeline(event, context)));
     } catch (error) {

@@ -8,14 +8,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { MAX_BODY_BYTES } from '../http/request.js';
 import { splitApiPath } from '../http/paths.js';
+import { splitPagePath } from '../pages/paths.js';
 import { routeForPath } from '../routes/match.js';
-import type { Group } from '../routes/types.js';
+import type { FunctionGroup } from '../routes/types.js';
 
 export type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2 | string | undefined>;
 
 export interface LocalServerOptions {
   /** Loads the handler of a route group; default: `import('../../functions/<group>.js')`. Tests inject stubs. */
-  loadHandler?: (group: Group) => Promise<LambdaHandler>;
+  loadHandler?: (group: FunctionGroup) => Promise<LambdaHandler>;
   /** Receives one line per answered request, e.g. "GET /calendar/events/v1/events?per_page=5 200 14 ms"; default: stdout. */
   requestLog?: (line: string) => void;
 }
@@ -169,7 +170,7 @@ export function toHttpApiEvent(req: LocalRequest): APIGatewayProxyEventV2 {
 }
 
 /** A Lambda context for one invocation of the group's function. */
-export function lambdaContext(group: Group, awsRequestId = randomUUID()): Context {
+export function lambdaContext(group: FunctionGroup, awsRequestId = randomUUID()): Context {
   const functionName = `calendar-${group}`;
   const region = process.env.AWS_REGION || 'local';
   const deadline = Date.now() + functionTimeoutMs();
@@ -189,13 +190,14 @@ export function lambdaContext(group: Group, awsRequestId = randomUUID()): Contex
   };
 }
 
-/** The route group whose function serves a path; 'root' also answers every path outside the API (404). */
-export function groupForPath(pathname: string): Group {
+/** The route group whose function serves a path: the pages' paths go to the pages (contract §21); 'root' answers every other path outside the API (404). */
+export function groupForPath(pathname: string): FunctionGroup {
   const s = splitApiPath(pathname);
+  if (!s && splitPagePath(pathname)) return 'pages';
   return s ? (routeForPath(s.rel)?.group ?? 'root') : 'root';
 }
 
-const defaultLoad = async (group: Group): Promise<LambdaHandler> => {
+const defaultLoad = async (group: FunctionGroup): Promise<LambdaHandler> => {
   const mod = (await import(`../../functions/${group}.js`)) as { handler?: LambdaHandler };
   if (typeof mod.handler !== 'function') throw new Error(`functions/${group} does not export a handler function`);
   return mod.handler;
@@ -291,8 +293,8 @@ const toStdout = (line: string): void => {
 export function createLocalServer(options: LocalServerOptions = {}): Server {
   const load = options.loadHandler ?? defaultLoad;
   const requestLog = options.requestLog ?? toStdout;
-  const handlers = new Map<Group, Promise<LambdaHandler>>();
-  const handlerFor = (group: Group): Promise<LambdaHandler> => {
+  const handlers = new Map<FunctionGroup, Promise<LambdaHandler>>();
+  const handlerFor = (group: FunctionGroup): Promise<LambdaHandler> => {
     let p = handlers.get(group);
     if (!p) {
       p = load(group);

@@ -9,6 +9,8 @@ export type { RefKind };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type Group = 'root' | 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+/** The functions: one per route group, and `pages` for the calendar pages (contract §21), outside the API (lib/pages/paths.ts). */
+export type FunctionGroup = Group | 'pages';
 
 /**
  * A JSON-schema fragment (OpenAPI 3.0 dialect), as it appears in the namespace index and the OpenAPI document. It

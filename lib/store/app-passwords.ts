@@ -108,7 +108,7 @@ export async function touchAppPassword(username: string, uuid: string, now: stri
 
 // ------------------------------------------------------------------------------------------------ failed attempts
 
-const attemptKey = (what: 'user' | 'ip', value: string, minute: number) =>
+const attemptKey = (what: 'user' | 'ip' | 'eventpw', value: string, minute: number) =>
   ({ PK: `FAIL#${what}#${createHash('sha256').update(value).digest('hex').slice(0, 32)}`, SK: String(minute) });
 
 /** Failed Basic attempts in `minute` (epoch minutes) for the username and for the client address. */
@@ -129,4 +129,22 @@ export async function countFailedAttempt(username: string, ip: string, minute: n
     UpdateExpression: 'ADD n :one SET expires = :expires',
     ExpressionAttributeValues: { ':one': 1, ':expires': expires },
   }))));
+}
+
+/**
+ * Wrong passwords posted to one event's page from one address in `minute` (contract §21): the same expiring counter
+ * items as failed sign-ins, keyed by the event and the address together.
+ */
+export async function failedEventPasswords(eventId: number, ip: string, minute: number): Promise<number> {
+  const out = await db().send(new GetCommand({ TableName: table(), Key: attemptKey('eventpw', `${eventId}#${ip}`, minute), ProjectionExpression: 'n' }));
+  return Number(out.Item?.n ?? 0);
+}
+
+export async function countFailedEventPassword(eventId: number, ip: string, minute: number): Promise<void> {
+  await db().send(new UpdateCommand({
+    TableName: table(),
+    Key: attemptKey('eventpw', `${eventId}#${ip}`, minute),
+    UpdateExpression: 'ADD n :one SET expires = :expires',
+    ExpressionAttributeValues: { ':one': 1, ':expires': (minute + 5) * 60 },
+  }));
 }

@@ -9,7 +9,8 @@
  *
  * Options: --quick, --n <list>, --out <dir>, --seed <n>, --runs <cold-start runs>, --warm-iterations <n>,
  * --endpoint <url> (an existing DynamoDB instead of DynamoDB Local), --skip coldstart,warm,baseline, --keep-tables,
- * --only <scenario ids> (e.g. 14a,14b,14c,14d: only those scenarios).
+ * --only <scenario ids> (e.g. 14a,14b,14c,14d: only those scenarios),
+ * --pages (only the calendar pages next to the API calls they show, pages.ts; N = 2,000 unless --n says otherwise).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,8 @@ export interface CliOptions {
   recurring: number;
   /** Only these scenario ids (--only 14a,14b); null: all. */
   only: string[] | null;
+  /** Only the calendar pages (pages.ts). */
+  pages: boolean;
 }
 
 class UsageError extends Error {}
@@ -66,7 +69,9 @@ export function parseArgs(argv: string[]): CliOptions {
     lists: argv.includes('--lists') ? (quick ? [100, 1_000] : [1_000, 10_000]) : null,
     recurring: 0,
     only: null,
+    pages: argv.includes('--pages'),
   };
+  if (o.pages) o.ns = [2_000];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -79,7 +84,7 @@ export function parseArgs(argv: string[]): CliOptions {
       if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive integer, not "${v}"`);
       return n;
     };
-    if (a === '--quick' || a === '--lists') continue;
+    if (a === '--quick' || a === '--lists' || a === '--pages') continue;
     else if (a === '--per-kind') o.lists = value().split(',').map((v) => int(v.trim(), '--per-kind'));
     else if (a === '--n') o.ns = value().split(',').map((v) => int(v.trim(), '--n'));
     else if (a === '--out') o.out = value();
@@ -94,7 +99,7 @@ export function parseArgs(argv: string[]): CliOptions {
       o.recurring = Number(value());
       if (!(o.recurring > 0 && o.recurring < 1)) throw new UsageError('--recurring takes a share between 0 and 1, e.g. 0.2');
     }
-    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2] [--only 14a,14b]');
+    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2] [--only 14a,14b] [--pages]');
     else throw new UsageError(`unknown option ${a} (see --help)`);
   }
   for (const s of o.skip) if (!['coldstart', 'warm', 'baseline'].includes(s)) throw new UsageError(`--skip takes coldstart, warm, baseline; not "${s}"`);
@@ -165,6 +170,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const o = parseArgs(argv);
   if (o.lists) return runListsMode(o);
+  if (o.pages) return runPagesMode(o);
   const t0 = performance.now();
   const mode: BenchResult['meta']['mode'] = o.quick ? 'quick' : o.ns.join(',') === '10000,100000' && !o.only ? 'full' : 'custom';
   log(`mode ${mode}: N = ${o.ns.join(', ')}`);
@@ -225,6 +231,38 @@ async function main(argv: string[]): Promise<void> {
   writeFileSync(`${base}.md`, renderMarkdown(result));
   log(`report: ${relative(process.cwd(), `${base}.md`)} and .json (${Math.round(result.meta.totalMs / 1000)} s)`);
   for (const b of result.budgets) log(`budget ${b.budget}: ${b.pass === true ? 'PASS' : b.pass === false ? 'FAIL' : 'n/a'} — ${b.detail}`);
+}
+
+/** `--pages`: a calendar of N events, then only the pages next to the API calls they show (no cold start, no baseline). */
+async function runPagesMode(o: CliOptions): Promise<void> {
+  const t0 = performance.now();
+  let stopDb: (() => Promise<void>) | null = null;
+  const sections: string[] = [];
+  try {
+    let endpoint = o.endpoint;
+    if (!endpoint) {
+      const { startDynamoDbLocal } = await import('../../lib/local/dynamodb-local.js');
+      const db = await startDynamoDbLocal({ dataDir: ':memory:' });
+      stopDb = db.stop;
+      endpoint = db.endpoint;
+    }
+    const { renderPages } = await import('./pages.js');
+    for (const n of o.ns) {
+      const r = await worker<ScaleResult>('scale', {
+        n, endpoint, table: `bench-pages-${n}-${Date.now().toString(36)}`, seed: o.seed, linked: o.quick ? QUICK_LINKED : FULL_LINKED,
+        readBounds: boundsFor(o.quick).read, writeBounds: boundsFor(o.quick).write, baselineBounds: { maxCount: 0, maxMs: 0, minCount: 0 },
+        writeConcurrency: 8, keepTable: o.keepTables, recurring: o.recurring, only: o.only ?? [], pages: true,
+      } satisfies Omit<ScaleOptions, 'log'>);
+      sections.push(renderPages(r.pages ?? [], n));
+    }
+  } finally {
+    await stopDb?.();
+  }
+  const out = resolve(root, o.out);
+  mkdirSync(out, { recursive: true });
+  const base = join(out, 'bench-pages');
+  writeFileSync(`${base}.md`, `# Calendar pages (${new Date().toISOString().slice(0, 10)})\n\n${sections.join('\n')}`);
+  log(`report: ${relative(process.cwd(), `${base}.md`)} (${Math.round((performance.now() - t0) / 1000)} s)`);
 }
 
 /** `--lists`: only the list scenarios, each size of linked records in a fresh table (no events, no cold start). */

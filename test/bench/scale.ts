@@ -11,6 +11,7 @@ import { headerValue, KeepAliveClient, parseMeter, type LoopBounds, type MeterRe
 import type { BaselineResult } from './baseline.js';
 import type { ScenarioResult, ScenarioTargets } from './scenarios.js';
 import type { LinkedCounts, SeedEventsResult } from './seed.js';
+import type { PageResult } from './pages.js';
 import type { LambdaHandler } from '../../lib/local/server.js';
 import { distanceKm } from '../../lib/geo/distance.js';
 import { CITY_CENTRES } from './seed.js';
@@ -33,6 +34,8 @@ export interface ScaleOptions {
   recurring?: number;
   /** Only these scenario ids (null: all). */
   only?: string[] | null;
+  /** Also measure the calendar pages (pages.ts), each next to the API call it shows. */
+  pages?: boolean;
   log?: (line: string) => void;
 }
 
@@ -46,6 +49,8 @@ export interface ScaleResult {
   targets: Omit<ScenarioTargets, 'editorToken'>;
   scenarios: ScenarioResult[];
   baseline: BaselineResult[];
+  /** With `pages`: the calendar pages (pages.ts). */
+  pages?: PageResult[];
   ms: number;
 }
 
@@ -171,6 +176,26 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     }
     recorder.uninstall();
 
+    let pages: PageResult[] | undefined;
+    if (o.pages) {
+      const pg = await import('./pages.js');
+      const slugOf = async (rel: string): Promise<string> => {
+        const res = await http.request('GET', `${sc.API_PATH}${rel}`);
+        if (res.status !== 200) throw new Error(`GET ${rel} answered ${res.status}`);
+        return (JSON.parse(res.text) as { slug: string }).slug;
+      };
+      const ids = { category: targets.topCategory.id, tag: targets.tag.id, venue: targets.venue.id, organizer: targets.organizer.id };
+      const slugs = {
+        category: await slugOf(`/categories/${ids.category}`), tag: await slugOf(`/tags/${ids.tag}`), venue: await slugOf(`/venues/${ids.venue}`),
+        organizer: await slugOf(`/organizers/${ids.organizer}`), event: ev.slug, month: targets.month.start.slice(0, 7),
+      };
+      pages = await pg.measurePages(http, pg.pageSpecs(slugs, ids), o.readBounds);
+      for (const r of pages) {
+        log(`N=${o.n}: page ${r.path}: ${r.status}, ${r.htmlBytes} B HTML, ${r.meter.requests} req / ${r.meter.rcu} RCU (API ${r.api.meter.requests} / `
+          + `${r.api.meter.rcu}), p50 ${r.latency.p50.toFixed(1)} ms`);
+      }
+    }
+
     log(`N=${o.n}: Scan baseline…`);
     const baseline = await bl.runBaseline(client, o.table, bl.baselineQueries(now, targets), o.baselineBounds);
     for (const b of baseline) log(`N=${o.n}: scan ${b.id}: ${b.rcu} RCU, ${b.itemsRead} items read, total ${b.total}, p50 ${b.latency.p50.toFixed(0)} ms`);
@@ -189,6 +214,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       targets: publicTargets,
       scenarios,
       baseline,
+      ...(pages ? { pages } : {}),
       ms: performance.now() - t0,
     };
   } finally {

@@ -18,6 +18,7 @@ describe('readConfig()', () => {
       stageName: '$default',
       siteTimezone: 'UTC',
       siteUrl: null,
+      siteName: 'Calendar',
       throttlingRateLimit: 100,
       throttlingBurstLimit: 200,
       routeThrottles: { read: { rateLimit: 50, burstLimit: 100 }, write: { rateLimit: 5, burstLimit: 10 }, docs: { rateLimit: 10, burstLimit: 20 } },
@@ -36,7 +37,7 @@ describe('readConfig()', () => {
       geocoding: false,
       logLevel: 'INFO',
       tracing: false,
-      reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, publishChanges: 5 },
+      reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, pages: 50, publishChanges: 5 },
       alarms: { api5xxRatePercent: 1, api4xxRatePercent: 25, latencyP99Ms: 3000, iteratorAgeSeconds: 300 },
       samLocal: false,
     });
@@ -49,6 +50,7 @@ describe('readConfig()', () => {
       stageName: 'prod',
       siteTimezone: 'Europe/Berlin',
       siteUrl: 'https://example.org/',
+      siteName: ' Stadtkalender ',
       throttlingRateLimit: '25',
       throttlingBurstLimit: '50',
       domainName: 'api.example.org',
@@ -65,6 +67,7 @@ describe('readConfig()', () => {
       stageName: 'prod',
       siteTimezone: 'Europe/Berlin',
       siteUrl: 'https://example.org',
+      siteName: 'Stadtkalender',
       throttlingRateLimit: 25,
       throttlingBurstLimit: 50,
       customDomain: { domainName: 'api.example.org' },
@@ -85,7 +88,7 @@ describe('readConfig()', () => {
     // A map overrides the functions it names; the others keep their defaults.
     expect(c.reservedConcurrency).toEqual({ ...DEFAULTS.reservedConcurrency, events: 50, tags: 0 });
     // One number for every function: 0 reserves nothing (accounts with a small concurrency quota).
-    expect(Object.values(readConfig({ reservedConcurrency: '0' }).reservedConcurrency)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(readConfig({ reservedConcurrency: '0' }).reservedConcurrency)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
   test('reserved concurrency: every function group and the change publisher have a default, and they fit a standard account', () => {
@@ -140,6 +143,8 @@ describe('readConfig()', () => {
     [{ geolocUnit: 'miles' }, /geolocUnit/],
     [{ geocoding: 'maybe' }, /geocoding/],
     [{ stageName: 'has space' }, /stageName/],
+    [{ siteName: '   ' }, /siteName/],
+    [{ siteName: 'x'.repeat(101) }, /siteName/],
     [{ stackName: '1stack' }, /stackName/],
     [{ logLevel: 'verbose' }, /logLevel/],
     [{ tracing: 'sometimes' }, /tracing/],
@@ -147,7 +152,7 @@ describe('readConfig()', () => {
     [{ reservedConcurrency: { events: -1 } }, /reservedConcurrency\.events/],
     [{ reservedConcurrency: '{"events":' }, /JSON object/],
     [{ reservedConcurrency: '200' }, /at most 900/],
-    [{ reservedConcurrency: { events: 900 } }, /reserves 1005/],
+    [{ reservedConcurrency: { events: 900 } }, /reserves 1055/],
     [{ alarmApi5xxRatePercent: 0 }, /alarmApi5xxRatePercent/],
     [{ alarmLatencyP99Ms: 'slow' }, /alarmLatencyP99Ms/],
     [{ throttlingReadRateLimit: 10_001 }, /throttlingReadRateLimit/],

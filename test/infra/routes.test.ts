@@ -8,6 +8,8 @@ import {
   functionGroups, httpApiRoutes, NARROW_SEGMENTS, READ_ACTIONS, routeKey, ROUTES_PER_API_QUOTA, segmentKeys, segmentOwners, tableAccess, tableActions,
   WRITE_ACTIONS,
 } from '../../infra/routes.js';
+import { groupForPath } from '../../lib/local/server.js';
+import { splitPagePath } from '../../lib/pages/paths.js';
 
 const routes = httpApiRoutes();
 
@@ -20,9 +22,12 @@ function routeFor(path: string) {
 
 describe('httpApiRoutes()', () => {
   test('stay within API Gateway\'s quota of 300 routes with a margin of at least 45 (15%) for later routes', () => {
-    // 232 today: 8 roots (2 bases × 4 prefixes) × (3 documentation + 4 read-only + 2 account + 5 segments × 4 keys).
-    expect(routes.length).toBeGreaterThanOrEqual(232);
+    // 207 today: 5 API roots (our base × 4 prefixes, the origin's unprefixed) × (3 documentation + 4 read-only + 2 account
+    // + 5 segments × 4 keys) + 4 for tickets and attendees; the pages: 4 prefixes × 2 paths × (4 read segments + 2 keys
+    // for the event pages).
+    expect(routes.length).toBe(5 * 31 + 4 + 4 * 2 * 6);
     const withDefault = routes.length + 1;
+    expect(withDefault).toBeLessThanOrEqual(280);
     expect(ROUTES_PER_API_QUOTA - withDefault).toBeGreaterThanOrEqual(45);
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
@@ -45,7 +50,9 @@ describe('httpApiRoutes()', () => {
         for (const prefix of ['', '/en', '/de', '/pt-pt']) {
           for (const path of [`${prefix}${base}/${segment}`, `${prefix}${base}/${segment}/{proxy+}`]) {
             const keys = routes.filter((r) => r.path === path).map((r) => [routeKey(r), r.traffic]);
-            expect(keys).toEqual([[`ANY ${path}`, 'write'], [`GET ${path}`, 'read']]);
+            // The origin's base under a language prefix comes through $default.
+            if (prefix && base.startsWith('/wp-json')) expect(keys).toEqual([]);
+            else expect(keys).toEqual([[`ANY ${path}`, 'write'], [`GET ${path}`, 'read']]);
           }
         }
       }
@@ -55,7 +62,8 @@ describe('httpApiRoutes()', () => {
   test('traffic classes follow the operations: documentation, reads only, account management, reads and writes', () => {
     const byKey = new Map(routes.map((r) => [routeKey(r), r.traffic]));
     expect(byKey.get('ANY /calendar/events/v1')).toBe('docs');
-    expect(byKey.get('ANY /de/wp-json/tribe/events/v1/doc')).toBe('docs');
+    expect(byKey.get('ANY /de/calendar/events/v1/doc')).toBe('docs');
+    expect(byKey.get('ANY /wp-json/tribe/events/v1/doc')).toBe('docs');
     expect(byKey.get('ANY /calendar/events/v1/events.ics')).toBe('read');
     expect(byKey.get('ANY /calendar/events/v1/changes/{proxy+}')).toBe('read');
     expect(byKey.get('ANY /calendar/events/v1/application-passwords')).toBe('write');
@@ -71,7 +79,7 @@ describe('httpApiRoutes()', () => {
       .toEqual([{ method: 'ANY', traffic: 'write' }, { method: 'GET', traffic: 'read' }]);
   });
 
-  test('every path of the contract, under both bases and every prefix, reaches its group\'s function', () => {
+  test('every path of the contract reaches its group\'s function: our base under every prefix, the origin\'s unprefixed', () => {
     const cases: [string, string][] = [
       ['', 'root'], ['/doc', 'root'], ['/doc.html', 'root'], ['/doc.html/redoc.standalone.js', 'root'],
       ['/application-passwords', 'root'], ['/application-passwords/0b0c5e6e-1d5a-4b4e-9a40-4f3d9c0b2a11', 'root'],
@@ -85,12 +93,42 @@ describe('httpApiRoutes()', () => {
       for (const prefix of ['', '/en', '/de', '/pt-pt']) {
         for (const [rel, group] of cases) {
           const path = `${prefix}${base}${rel}`;
-          expect([path, routeFor(path)?.group]).toEqual([path, group]);
+          const routed = routeFor(path)?.group ?? null;
+          // Through $default, the root function hands the rest to the owning function (lib/aws/forward.ts).
+          expect([path, routed]).toEqual([path, prefix && base.startsWith('/wp-json') ? null : group]);
+          expect([path, groupForPath(path)]).toEqual([path, group]);
         }
       }
     }
     expect(routeFor('/fr/calendar/events/v1/events')).toBeNull();
     expect(routeFor('/calendar/events/v2/events')).toBeNull();
+  });
+
+  test('every page path (contract §21), under every prefix, reaches the pages function — as the local server routes it', () => {
+    const pages = ['/events', '/events/', '/events/month/', '/events/month/2026-03/', '/events/category/jazz/', '/events/embed.js',
+      '/events/assets/site.css', '/tag/outdoor/', '/venue/hall/', '/organizer/org/', '/event/jazz-night/', '/event/jazz-night/2026-03-04/',
+      '/event/jazz-night/reservation/12/'];
+    for (const prefix of ['', '/en', '/de', '/pt-pt']) {
+      for (const rel of pages) {
+        const path = `${prefix}${rel}`;
+        // API Gateway: `/events/` (a trailing slash on the bare segment) may not match `/events/{proxy+}`; it comes through
+        // $default then, and the root function hands every page path to the pages function.
+        const gateway = path.endsWith('/') && routeFor(path) === null ? routeFor(path.slice(0, -1)) : routeFor(path);
+        expect([path, gateway?.group, groupForPath(path)]).toEqual([path, 'pages', 'pages']);
+        expect(splitPagePath(path)).not.toBeNull();
+      }
+    }
+    // The event pages take form posts (RSVP, cancel, password): writes get the write throttle, reads the read throttle.
+    const keys = new Map(routes.map((r) => [routeKey(r), r.traffic]));
+    expect([keys.get('GET /de/event/{proxy+}'), keys.get('ANY /de/event/{proxy+}'), keys.get('ANY /venue/{proxy+}')]).toEqual(['read', 'write', 'read']);
+    expect(keys.has('GET /venue/{proxy+}')).toBe(false);
+    // `/events` under the API's base is the events function's list; at the site's base it is the list page.
+    expect([routeFor('/calendar/events/v1/events')?.group, groupForPath('/calendar/events/v1/events')]).toEqual(['events', 'events']);
+    expect([routeFor('/events')?.group, groupForPath('/events')]).toEqual(['pages', 'pages']);
+    // Outside the API and the pages: the root function's 404, through $default.
+    for (const path of ['/fr/events/', '/eventsx/', '/calendar/events/v1/no-such-segment']) {
+      expect([path, routeFor(path)?.group ?? null, groupForPath(path)]).toEqual([path, null, 'root']);
+    }
   });
 
   test('each top-level segment belongs to exactly one group', () => {
@@ -102,8 +140,8 @@ describe('httpApiRoutes()', () => {
 });
 
 describe('functions and table access', () => {
-  test('six groups, root first', () => {
-    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags']);
+  test('six API groups, root first, then the pages', () => {
+    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags', 'pages']);
   });
 
   test('the root function reaches only account items; the data functions the whole table', () => {

@@ -57,7 +57,7 @@ test('CLI with --no-synth writes <out>/sam-env.json from an existing cloud assem
   }
   expect(file).toBe(join(dir, 'sam-env.json'));
   const vars = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
-  expect(Object.keys(vars)).toHaveLength(8); // six route groups, the horizon job and the change publisher
+  expect(Object.keys(vars)).toHaveLength(9); // six route groups, the pages, the horizon job and the change publisher
   for (const v of Object.values(vars)) {
     expect(v).toMatchObject({ AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:45678', CALENDAR_TABLE_NAME: 't1', CALENDAR_JWT_SECRET: 'k' });
   }

@@ -155,9 +155,9 @@ describe('geocoding (contract §18, -c geocoding=true)', () => {
 });
 
 describe('functions', () => {
-  test('six functions behind the API, the horizon job and the change publisher, on nodejs24.x / arm64 with ESM bundles', () => {
+  test('six functions behind the API, the pages, the horizon job and the change publisher, on nodejs24.x / arm64 with ESM bundles', () => {
     const fns = resourcesOfType(base.json, 'AWS::Lambda::Function');
-    expect(fns).toHaveLength(8);
+    expect(fns).toHaveLength(9);
     const job = logicalId(base.stack, base.stack.horizon.fn);
     const publisher = logicalId(base.stack, base.stack.changeEvents.fn);
     expect(base.json.Resources[job]!.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler',
@@ -172,7 +172,10 @@ describe('functions', () => {
       expect(fn.Properties.Timeout).toBeLessThan(29); // below the HTTP API integration timeout
     }
     expect(Object.keys(base.stack.functions)).toEqual(functionGroups());
-    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags']);
+    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags', 'pages']);
+    // The pages' own function: more memory (rendering after in-process API calls), its own reserved concurrency.
+    expect(base.json.Resources[logicalId(base.stack, base.stack.functions.pages)]!.Properties)
+      .toMatchObject({ MemorySize: 1536, Timeout: 10, ReservedConcurrentExecutions: 50 });
   });
 
   test('environment: table, time zone, JWT issuer/audience of the user pool, source maps', () => {
@@ -191,6 +194,7 @@ describe('functions', () => {
         CALENDAR_CHANGES_RETENTION_SECONDS: '2592000',
         CALENDAR_GEOLOC_RADIUS: '25',
         CALENDAR_GEOLOC_UNIT: 'mi',
+        CALENDAR_SITE_NAME: 'Calendar',
         NODE_OPTIONS: '--enable-source-maps',
         // Powertools (infra/telemetry.ts; test/infra/monitoring.test.ts covers every function)
         POWERTOOLS_SERVICE_NAME: group,
@@ -201,7 +205,7 @@ describe('functions', () => {
       // The root function knows the other functions, to hand them the requests that reach it (lib/aws/forward.ts).
       if (group === 'root') {
         const text = JSON.stringify(forward);
-        for (const other of ['events', 'venues', 'organizers', 'categories', 'tags']) {
+        for (const other of ['events', 'venues', 'organizers', 'categories', 'tags', 'pages']) {
           expect(text).toContain(`{"Ref":"${logicalId(base.stack, base.stack.functions[other as 'events'])}"}`);
         }
       } else expect(forward).toBeUndefined();
@@ -278,7 +282,7 @@ describe('least privilege', () => {
     expect(ddb[1].Resource).toEqual({ 'Fn::GetAtt': [logicalId(base.stack, base.stack.table), 'Arn'] });
     const invoke = policy[1].Properties.PolicyDocument.Statement.find((st: any) => st.Sid === 'ForwardToRouteGroups');
     expect(invoke.Action).toBe('lambda:InvokeFunction');
-    expect(invoke.Resource).toHaveLength(5);
+    expect(invoke.Resource).toHaveLength(6);
     for (const group of functionGroups()) expect(tableActions(tableAccess(group))).not.toContain('dynamodb:BatchWriteItem');
   });
 });
@@ -293,7 +297,12 @@ describe('HTTP API', () => {
     expect(keys).toContain('GET /wp-json/tribe/events/v1/events/{proxy+}');
     expect(keys).toContain('ANY /wp-json/tribe/events/v1/events/{proxy+}');
     expect(keys).toContain('ANY /de/calendar/events/v1');
-    expect(keys.length).toBeLessThanOrEqual(300); // HTTP API default quota: 300 routes per API
+    // The origin's base under a language prefix comes through $default (infra/routes.ts).
+    expect(keys).not.toContain('ANY /de/wp-json/tribe/events/v1/events/{proxy+}');
+    // The pages, under every prefix: the event pages with a read key and a key for their forms' posts.
+    expect(keys).toEqual(expect.arrayContaining(['ANY /events/{proxy+}', 'ANY /pt-pt/events', 'GET /de/event/{proxy+}', 'ANY /de/event/{proxy+}',
+      'ANY /en/organizer/{proxy+}']));
+    expect(keys.length).toBeLessThanOrEqual(280); // HTTP API default quota: 300 routes per API, with a margin
     expect(operationCount).toBeGreaterThan(50);
   });
 
@@ -361,7 +370,7 @@ describe('HTTP API', () => {
       expect(JSON.stringify(perm.Properties.SourceArn)).toContain(`{"Ref":"${apiId}"}`);
       invoked.add(refOf(perm.Properties.FunctionName)!);
     }
-    expect(invoked.size).toBe(6);
+    expect(invoked.size).toBe(functionGroups().length);
   });
 });
 
@@ -409,6 +418,7 @@ describe('configuration by context', () => {
       throttlingBurstLimit: '9',
       siteTimezone: 'Europe/Lisbon',
       siteUrl: 'https://calendar.example.org',
+      siteName: 'Stadtkalender',
       stageName: 'prod',
       stackName: 'CalendarStaging',
       logRetentionDays: '90',
@@ -423,7 +433,7 @@ describe('configuration by context', () => {
     });
     s.template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ CALENDAR_TIMEZONE: 'Europe/Lisbon', CALENDAR_SITE_URL: 'https://calendar.example.org',
-        CALENDAR_CACHE_SECONDS: '120', CALENDAR_GEOLOC_RADIUS: '40.5', CALENDAR_GEOLOC_UNIT: 'km' }) },
+        CALENDAR_SITE_NAME: 'Stadtkalender', CALENDAR_CACHE_SECONDS: '120', CALENDAR_GEOLOC_RADIUS: '40.5', CALENDAR_GEOLOC_UNIT: 'km' }) },
     });
     s.template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
     expect(JSON.stringify(s.json.Outputs!.ApiUrl!.Value)).toContain('/prod/calendar/events/v1');

@@ -2,7 +2,7 @@
  * Step 1 (contract §1, §3): the route and the method are decided before anything else, the body included. Unknown
  * path → 404, a method the path does not support (any method name) → 405 with Allow, OPTIONS → the CORS preflight.
  */
-import { LANGUAGES, type Group, type Language } from '../../routes/types.js';
+import { LANGUAGES, type FunctionGroup, type Group, type Language } from '../../routes/types.js';
 import { allowedMethods, type RouteMatcher } from '../../routes/matcher.js';
 import { CORS } from '../cors.js';
 import { ApiError, noRoute } from '../errors.js';
@@ -13,7 +13,7 @@ import type { HttpResult } from '../response.js';
 import { stateOf, type Middleware, type PipelineRequest } from './state.js';
 
 /** Hands a request to another group's function (the root function in AWS, lib/aws/forward.ts). */
-export type Forward = (group: Group, event: PipelineRequest['event']) => Promise<HttpResult>;
+export type Forward = (group: FunctionGroup, event: PipelineRequest['event']) => Promise<HttpResult>;
 
 export function routing(group: Group, matcher: RouteMatcher, forward?: Forward): Middleware {
   return {
