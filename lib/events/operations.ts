@@ -35,18 +35,6 @@ import { relocateEvents } from '../geo/relocate.js';
 import { nowUtcWall } from '../time/format.js';
 import { changeLogActions, changesIn, noted } from '../store/changes.js';
 import { hasTicketsOrAttendees } from '../tickets/erase.js';
-import { attendanceOf } from '../tickets/attendance.js';
-
-/**
- * A write's answer is the record as its GET shows it to the writer (contract §19): `attendance` for whoever may edit the
- * event — none yet on a new event, and its places read only when the event shows tickets or is an occurrence.
- */
-async function withAttendance(ctx: RequestContext, item: EventItem, embeds: Embedded, created: boolean): Promise<Embedded> {
-  if (!canEdit(ctx.caller, await ctx.userId(), item)) return embeds;
-  const reads = !created && (ticketProviders(item).length > 0 || isOccurrence(item));
-  const attendance = reads ? await attendanceOf(item) : { total_attendees: 0, checked_in: 0, not_checked_in: 0 };
-  return { ...embeds, attendance: new Map([[item.id, attendance]]) };
-}
 
 /**
  * What a new event writes besides its record, its slug guard and inline records: the events meta item and its
@@ -81,7 +69,7 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     eventsMetaStored(stored.startUtc, stored.endUtc);
     if (h) await afterCommit('writing the occurrences of a new series', () => finishSeries(stored.id, h));
     await moveVenueEvents(links.movedVenues);
-    const body = serializeEvent(stored, ctx, await withAttendance(ctx, stored, links.embeds(null, stored, ctx), true));
+    const body = serializeEvent(stored, ctx, links.embeds(null, stored, ctx));
     return recordJson(201, body, stored.v, { Location: `${ctx.apiUrl}/events/${stored.id}` });
   });
 }
@@ -134,8 +122,7 @@ export async function updateEvent(ctx: RequestContext<EventUpdateParams>): Promi
     await series.after();
     eventsMetaStored(item.startUtc, item.endUtc);
     const links = written.links;
-    const embeds = await withAttendance(ctx, stored, links.embeds(existing, stored, ctx), false);
-    return { response: recordJson(200, serializeEvent(stored, ctx, embeds), stored.v), id: stored.id,
+    return { response: recordJson(200, serializeEvent(stored, ctx, links.embeds(existing, stored, ctx)), stored.v), id: stored.id,
       movedVenues: links.movedVenues };
   }, ifMatch(ctx));
   if ('split' in result) return result.split;
