@@ -102,7 +102,7 @@ describe('serialize', () => {
       address: { '@type': 'PostalAddress', streetAddress: '100, Avenue du Temple', addressLocality: 'Paris',
         addressRegion: 'France, Ile de France', addressCountry: 'France' },
     });
-    expect(Object.keys(out).indexOf('json_ld')).toBe(Object.keys(out).indexOf('stateprovince') + 1);
+    expect(Object.keys(out).indexOf('json_ld')).toBe(Object.keys(out).indexOf('geo_lng') + 1);
   });
 
   it('blanks protected fields but keeps the name a string', () => {
