@@ -233,19 +233,23 @@ async function main(argv: string[]): Promise<void> {
   for (const b of result.budgets) log(`budget ${b.budget}: ${b.pass === true ? 'PASS' : b.pass === false ? 'FAIL' : 'n/a'} — ${b.detail}`);
 }
 
+/** Runs `fn` against `--endpoint`, or against a DynamoDB Local in memory started for it and stopped after. */
+async function withDynamoDb(o: CliOptions, fn: (endpoint: string) => Promise<void>): Promise<void> {
+  if (o.endpoint) return fn(o.endpoint);
+  const { startDynamoDbLocal } = await import('../../lib/local/dynamodb-local.js');
+  const db = await startDynamoDbLocal({ dataDir: ':memory:' });
+  try {
+    await fn(db.endpoint);
+  } finally {
+    await db.stop();
+  }
+}
+
 /** `--pages`: a calendar of N events, then only the pages next to the API calls they show (no cold start, no baseline). */
 async function runPagesMode(o: CliOptions): Promise<void> {
   const t0 = performance.now();
-  let stopDb: (() => Promise<void>) | null = null;
   const sections: string[] = [];
-  try {
-    let endpoint = o.endpoint;
-    if (!endpoint) {
-      const { startDynamoDbLocal } = await import('../../lib/local/dynamodb-local.js');
-      const db = await startDynamoDbLocal({ dataDir: ':memory:' });
-      stopDb = db.stop;
-      endpoint = db.endpoint;
-    }
+  await withDynamoDb(o, async (endpoint) => {
     const { renderPages } = await import('./pages.js');
     for (const n of o.ns) {
       const r = await worker<ScaleResult>('scale', {
@@ -255,9 +259,7 @@ async function runPagesMode(o: CliOptions): Promise<void> {
       } satisfies Omit<ScaleOptions, 'log'>);
       sections.push(renderPages(r.pages ?? [], n));
     }
-  } finally {
-    await stopDb?.();
-  }
+  });
   const out = resolve(root, o.out);
   mkdirSync(out, { recursive: true });
   const base = join(out, 'bench-pages');
@@ -268,16 +270,8 @@ async function runPagesMode(o: CliOptions): Promise<void> {
 /** `--lists`: only the list scenarios, each size of linked records in a fresh table (no events, no cold start). */
 async function runListsMode(o: CliOptions): Promise<void> {
   const t0 = performance.now();
-  let stopDb: (() => Promise<void>) | null = null;
   const results: ListsResult[] = [];
-  try {
-    let endpoint = o.endpoint;
-    if (!endpoint) {
-      const { startDynamoDbLocal } = await import('../../lib/local/dynamodb-local.js');
-      const db = await startDynamoDbLocal({ dataDir: ':memory:' });
-      stopDb = db.stop;
-      endpoint = db.endpoint;
-    }
+  await withDynamoDb(o, async (endpoint) => {
     for (const perKind of o.lists!) {
       log(`lists: ${perKind} venues, organizers, categories and tags…`);
       results.push(await worker<ListsResult>('lists', {
@@ -285,9 +279,7 @@ async function runListsMode(o: CliOptions): Promise<void> {
         readBounds: boundsFor(o.quick).read, writeConcurrency: 8,
       } satisfies Omit<ListsOptions, 'log'>));
     }
-  } finally {
-    await stopDb?.();
-  }
+  });
   const { renderLists } = await import('./lists.js');
   const out = resolve(root, o.out);
   mkdirSync(out, { recursive: true });
