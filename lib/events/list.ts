@@ -21,7 +21,7 @@ import {
 import { seriesWithTerm } from './series-words.js';
 import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
-import { unindexedEvents, wordSource } from '../store/words.js';
+import { countedTerm, unindexedEvents, wordSource } from '../search/source.js';
 import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry, type EventsMeta } from '../store/events.js';
 import type { LinkKind } from '../store/links.js';
 import { linkCountOf } from '../store/refs.js';
@@ -113,7 +113,7 @@ function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | nu
     // One word whose index term is the word itself, and no password that would make hidden text searchable.
     const words = queryWords(p.search);
     const term = words.length === 1 ? termOf(words[0]!) : null;
-    return term?.exact && p.password === undefined ? wordSource(term.term, ctx.lang) : null;
+    return term?.exact && countedTerm(term.term) && p.password === undefined ? wordSource(term.term, ctx.lang) : null;
   }
   if (p.featured === true) return featuredSource;
   if (p.ticketed === true) return ticketedSource;

@@ -41,9 +41,10 @@ export type EventItem = PostRecord<'event', EventText> & {
   tags: number[];
   /** scrypt hash of the read password. */
   pw?: string;
-  /** The search index was changed in this version's transaction, by these rules, leaving its manifest at `wmv` (lib/events/words.ts). */
+  /** The word index holds this version's words, by these rules (lib/events/words.ts). */
   ws?: number;
-  wmv?: number;
+  /** Held whole by the word index (its words would pass the size of one of its items): every search checks its record. */
+  wu?: boolean;
   /** A series (contract §13): its RFC 5545 lines, canonical; absent on single events and occurrences. */
   rec?: string[];
   /** A series: the original dates ("YYYY-MM-DD#n") of occurrences deleted for good, which regeneration never brings back. */

@@ -42,7 +42,7 @@ export const WORDS_PER_OCCURRENCE_LIMIT = 4000;
 
 /** Fields of a series record that its occurrences never take from it. */
 const NOT_INHERITED = new Set(['PK', 'SK', 'id', 'v', 'slug', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'rec', 'gone', 'busy', 'recEndUtc',
-  'ws', 'wmv', 'slugBeforeTrash', 'statusBeforeTrash', 'series', 'orig', 'own', 'sameDay', 'cnt', 'linked', 'kids',
+  'ws', 'wu', 'slugBeforeTrash', 'statusBeforeTrash', 'series', 'orig', 'own', 'sameDay', 'cnt', 'linked', 'kids',
   'tk', 'tkc']);
 /** Record fields that move together when an occurrence sets its own dates. */
 const DATE_FIELDS = ['start', 'end', 'startUtc', 'endUtc', 'tz', 'allDay'] as const;
@@ -101,7 +101,7 @@ export function materialise(series: EventItem, orig: Wall, id: number, prev: Eve
   Object.assign(item, postKey(id), { kind: 'event', id, v: (prev?.v ?? 0) + 1, slug: series.slug, series: series.id, orig });
   if (own.length) item.own = own;
   if (sameDay) item.sameDay = true;
-  if (prev?.ws !== undefined) Object.assign(item, { ws: prev.ws, wmv: prev.wmv });
+  if (prev?.ws !== undefined) Object.assign(item, { ws: prev.ws, ...(prev.wu ? { wu: true } : {}) });
   // An occurrence's own tickets (contract §19) are its own, not its series'.
   if (prev?.tk !== undefined) Object.assign(item, { tk: prev.tk, tkc: prev.tkc });
   indexKeys(occurrence);
@@ -110,7 +110,7 @@ export function materialise(series: EventItem, orig: Wall, id: number, prev: Eve
 
 /** Whether two versions of an occurrence differ in anything but their version, modification time and index notes. */
 const same = (a: EventItem, b: EventItem): boolean => {
-  const strip = ({ v: _v, modifiedUtc: _m, ws: _w, wmv: _x, ...rest }: EventItem) => rest;
+  const strip = ({ v: _v, modifiedUtc: _m, ws: _w, wu: _x, ...rest }: EventItem) => rest;
   return canonical(strip(a)) === canonical(strip(b));
 };
 

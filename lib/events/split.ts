@@ -43,7 +43,7 @@ export async function splitSeries(ctx: RequestContext<EventUpdateParams>, occurr
   delete template.busy;
   delete template.gone;
   delete template.ws;
-  delete template.wmv;
+  delete template.wu;
   const written = await applyEventWrite(ctx, template, { reads, ids, spread: 1 });
   const base = written.slugBase ?? slugify(old.slug.replace(/-\d+$/, '')) ?? 'event';
   const created = withSlug('event', written.item, await reads.freeSlug('event', base, id!, 1));

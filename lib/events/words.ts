@@ -1,24 +1,26 @@
 /**
- * What the search index holds for an event (lib/store/words.ts): the index terms of its text as shown in each
- * language (contract §8 fallbacks applied), each with the languages that show it. A password-protected event shows
- * only its title to searchers who did not send the password: the rest of its text is indexed as hidden.
+ * What the word index (lib/search/README.md) holds for an event, and how an event write keeps it: the index terms of
+ * its text as shown in each language (contract §8 fallbacks applied), each with the languages that show it. A
+ * password-protected event shows only its title to searchers who did not send the password: the rest of its text is
+ * indexed as hidden.
  */
 import { LANGUAGES } from '../model/language.js';
+import { LinkConflict, StoreUnavailable, VersionConflict } from '../store/errors.js';
+import { entryItem } from '../store/entries.js';
 import type { Item } from '../store/records.js';
-import { StoreUnavailable } from '../store/errors.js';
+import { MAX_TERMS } from '../store/words.js';
 import type { TransactItem } from '../store/types.js';
-import { EMPTY_MANIFEST, inlineWordItems, MAX_TERMS, readManifest, repairWords, syncWords, wordMarker, wordValue, type Manifest,
-  type WordTarget } from '../store/words.js';
+import { finishIndex, markerPut, noMarker, repairWordIndex, stateChanges, type IndexState } from '../search/commit.js';
+import { UNINDEXED_PARTITION } from '../search/source.js';
+import type { EventWords } from '../search/terms.js';
 import { htmlToText } from '../text/sanitize.js';
 import { indexTerms } from '../text/words.js';
 import { eventFacts, inheritsText, isEvent, isSeries, textOf, type EventItem } from './record.js';
 import { logger } from '../observability/logger.js';
 
-const NOTHING: WordTarget = { terms: new Map(), facts: null, tooLarge: false };
-
 /**
  * The index terms of an event's text, each with the languages that show it and those whose hidden text (password)
- * alone holds it; null when there are more than MAX_TERMS.
+ * alone holds it (as LANGUAGES indexes); null when there are more than MAX_TERMS.
  */
 export function textTerms(record: EventItem): { shown: Map<string, string>; hidden: Map<string, string>; all: Set<string> } | null {
   const shown = new Map<string, string>();
@@ -45,38 +47,35 @@ export function textTerms(record: EventItem): { shown: Map<string, string>; hidd
   return all.size > MAX_TERMS ? null : { shown, hidden, all };
 }
 
+const mask = (langs: string | undefined): number => [...(langs ?? '')].reduce((m, i) => m | (1 << Number(i)), 0);
+
+/** Whether the index holds an event at all: a listed event with text of its own (not a series, nor an occurrence with its series' text). */
+const indexed = (record: EventItem): boolean => !record.hidden && !isSeries(record) && !inheritsText(record);
+
 /**
- * What the event index holds for a record: nothing for a series record and for occurrences whose text is their series'
- * (search finds those through the series' own index, lib/events/series-words.ts).
+ * What the index should hold for a record: its words, or — for an event of more than MAX_TERMS terms, or one held whole
+ * (`wu`) — the entry that stands for it in the unindexed partition, which every search reads and checks on the records.
  */
-export function wordTarget(record: Item | null): WordTarget {
-  if (!isEvent(record) || record.hidden || isSeries(record) || inheritsText(record)) return NOTHING;
-  const text = textTerms(record);
-  if (!text) return { terms: new Map(), facts: eventFacts(record), tooLarge: true };
-  const { shown, hidden, all } = text;
-  // Terms share a few distinct values (they differ only in their languages).
-  const values = new Map<string, string>();
-  const valueOf = (langs: string, hiddenLangs: string): string => {
-    const k = `${langs}|${hiddenLangs}`;
-    let v = values.get(k);
-    if (v === undefined) values.set(k, (v = wordValue(record, langs, hiddenLangs)));
-    return v;
-  };
-  return {
-    terms: new Map([...all].map((t) => [t, valueOf(shown.get(t) ?? '', hidden.get(t) ?? '')])),
-    facts: eventFacts(record),
-    tooLarge: false,
-  };
+export function indexState(record: Item | null): IndexState {
+  if (!isEvent(record) || !indexed(record)) return { words: null, unindexed: null };
+  const text = record.wu ? null : textTerms(record);
+  if (!text) return { words: null, unindexed: entryItem(UNINDEXED_PARTITION, eventFacts(record)) };
+  const terms = new Map<string, readonly [number, number]>();
+  for (const t of text.all) terms.set(t, [mask(text.shown.get(t)), mask(text.hidden.get(t))]);
+  const words: EventWords = { startUtc: record.startUtc, endUtc: record.endUtc, status: record.status, author: record.author, terms };
+  return { words, unindexed: null };
 }
+
+const NOTHING: IndexState = { words: null, unindexed: null };
 
 /** Whether a write from `prev` to `next` can change what the index holds for the event. */
 export function wordsMayChange(prev: EventItem | null, next: EventItem | null): boolean {
-  const key = (e: EventItem | null) => e && JSON.stringify([e.tr, e.lang0, Boolean(e.pw), e.hidden || isSeries(e) || inheritsText(e), e.startUtc, e.endUtc, e.status, e.author]);
+  const key = (e: EventItem | null) => e && JSON.stringify([e.tr, e.lang0, Boolean(e.pw), !indexed(e), e.startUtc, e.endUtc, e.status, e.author, e.wu]);
   return key(prev) !== key(next);
 }
 
-/** Bumped whenever indexTerms or wordTarget change what an event's terms are: records written before read their manifest. */
-export const WORD_RULES = 1;
+/** Bumped whenever the index's layout or what it holds for an event changes: records written before are indexed anew. */
+export const INDEX_RULES = 2;
 
 /** How an event write keeps the index: items for its transaction, the record's fields, and the work after it. */
 export interface WordPlan {
@@ -86,56 +85,54 @@ export interface WordPlan {
   commit(write: () => Promise<void>): Promise<void>;
 }
 
-function planOf(items: TransactItem[], record: WordPlan['record'], after: () => Promise<void>): WordPlan {
-  return {
-    items,
-    record,
-    commit: async (write) => {
-      try {
-        await write();
-      } catch (e) {
-        if (e instanceof StoreUnavailable && e.outcomeUnknown) await after();
-        throw e;
-      }
-      await after();
-    },
-  };
-}
-
-const unchanged: WordPlan = planOf([], (r) => r, async () => {});
+const noted = <T extends EventItem | null>(r: T): T => (r ? { ...r, ws: INDEX_RULES } : r);
 
 /**
  * Plans the index change of a write from `prev` to `next` (null: create / permanent delete). When it fits in the
- * `room` the rest of the transaction leaves, it joins the transaction and the record notes the manifest version it
- * left (`ws`, `wmv`), so the next write knows what the index holds without reading the manifest. Otherwise the
- * transaction carries the event's marker and the index is brought up to date after it (syncWords).
+ * `room` the rest of the transaction leaves, it joins the transaction (with a check that no earlier change of the event
+ * is still being applied); otherwise the transaction puts the event's marker and the change is applied right after it,
+ * in chunks side by side (lib/search/commit.ts). Either way the record notes `ws`: the index holds its words.
  */
 export async function planWords(prev: EventItem | null, next: EventItem | null, room: number): Promise<WordPlan> {
-  // A record without `ws` may have an index behind it (changed after its transaction, or written before the index
-  // existed): any write of it compares with the manifest.
-  if (!wordsMayChange(prev, next) && (prev === null || prev.ws === WORD_RULES)) return unchanged;
+  if (!wordsMayChange(prev, next) && (prev === null || prev.ws === INDEX_RULES)) {
+    return { items: [], record: (r) => r, commit: (write) => write() };
+  }
   const id = (next ?? prev)!.id;
-  const goal = next ? wordTarget(next) : null;
-  const manifest: Manifest = prev === null ? EMPTY_MANIFEST
-    : prev.ws === WORD_RULES ? { ...EMPTY_MANIFEST, exists: (prev.wmv ?? 0) > 0, mv: prev.wmv ?? 0, t: wordTarget(prev).terms }
-      : await readManifest(id);
-  const inline = goal?.tooLarge ? null : inlineWordItems(id, manifest, goal ? goal.terms : null, room);
-  if (inline) return planOf(inline.items, (r) => (r ? { ...r, ws: WORD_RULES, wmv: inline.mv } : r), async () => {});
-  return planOf([wordMarker(id, next?.v ?? prev!.v + 1, new Date().toISOString())], (r) => {
-    if (!r) return r;
-    const { ws: _ws, wmv: _wmv, ...rest } = r;
-    return rest as typeof r;
-  }, () => indexWords(id));
+  // A record indexed by other rules (or never) has nothing in this layout: everything it should hold is written.
+  const before = prev && prev.ws === INDEX_RULES ? indexState(prev) : NOTHING;
+  const after = next ? indexState(next) : NOTHING;
+  const items = stateChanges(id, before, after);
+  const guard = prev ? [noMarker(id)] : [];
+  if (items.length + guard.length <= room) {
+    return { items: [...guard, ...items], record: noted, commit: (write) => committed(id, write, async () => {}) };
+  }
+  const v = next?.v ?? prev!.v + 1;
+  return { items: [markerPut(id, v, before)], record: noted, commit: (write) => committed(id, write, () => applyIndex(id)) };
 }
 
 /**
- * After the write has committed: brings the event's index up to date, then finishes one or two writes whose
- * requests ended before theirs. A failure here does not fail the write: its marker stays, and a later write finishes it.
+ * Commits the write and then applies its index work. A write that lost a race may have met another write's marker:
+ * that work is finished first, so the retry (lib/store/retry.ts) plans on an index that is whole.
  */
-async function indexWords(id: number): Promise<void> {
+async function committed(id: number, write: () => Promise<void>, after: () => Promise<void>): Promise<void> {
   try {
-    await syncWords(id, wordTarget);
-    await repairWords(wordTarget);
+    await write();
+  } catch (e) {
+    if (e instanceof StoreUnavailable && e.outcomeUnknown) await after();
+    if (e instanceof LinkConflict || e instanceof VersionConflict) await finishIndex(id, indexState);
+    throw e;
+  }
+  await after();
+}
+
+/**
+ * After the write has committed: applies its index change, then finishes one or two whose requests ended before
+ * theirs. A failure here does not fail the write: its marker stays, and a later write or the sweeper finishes it.
+ */
+async function applyIndex(id: number): Promise<void> {
+  try {
+    await finishIndex(id, indexState);
+    await repairWordIndex(indexState);
   } catch (e) {
     logger.warn('search index not brought up to date; a later write finishes it', { id, error: e as Error });
   }

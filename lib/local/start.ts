@@ -193,8 +193,8 @@ async function horizonWork(extend: boolean): Promise<void> {
 
 async function finishIndexWork(all: boolean): Promise<void> {
   try {
-    const [{ repairWords }, { wordTarget }] = await Promise.all([import('../store/words.js'), import('../events/words.js')]);
-    const done = await repairWords(wordTarget, 100, all ? Date.now() + 60_000 : Date.now());
+    const [{ repairWordIndex }, { indexState }] = await Promise.all([import('../search/commit.js'), import('../events/words.js')]);
+    const done = await repairWordIndex(indexState, 100, all ? 0 : 60_000);
     if (done) info(`Search index: finished the work of ${done} earlier write(s).`);
   } catch (e) {
     info(`Search index: could not finish earlier writes' work (${(e as Error).message}); it is tried again later.`);

@@ -54,7 +54,7 @@ export interface ChangeEntry {
 const NOTES = new WeakMap<TransactItem, RecordChange[]>();
 
 /** Attributes that are bookkeeping, not anything a reader is shown: a rewrite of only these is no change. */
-const UNSHOWN = new Set(['v', 'busy', 'own', 'gone', 'ws', 'wmv', 'sameDay', 'cnt', 'linked', 'kids', 'statusBeforeTrash',
+const UNSHOWN = new Set(['v', 'busy', 'own', 'gone', 'ws', 'wu', 'sameDay', 'cnt', 'linked', 'kids', 'statusBeforeTrash',
   'slugBeforeTrash']);
 
 type RecordLike = Record<string, unknown>;

@@ -45,9 +45,11 @@ export const INHERITED = 'i';
 
 /** One letter per status, so that a month item of a busy source (up to 31 days × 6 statuses) stays small to read. */
 const STATUS_CODES: Record<string, string> = { publish: 'p', future: 'f', draft: 'd', pending: 'n', private: 'v', trash: 't' };
+/** The one-letter code of a status in count attributes. */
+export const statusCode = (status: string): string => STATUS_CODES[status] ?? `(${status})`;
 /** The count attribute of a status in a month (`p`), or on one of its days (`p07`), after the source's prefix. */
 export const countAttribute = (prefix: string, status: string, day?: string): string =>
-  `${prefix}${STATUS_CODES[status] ?? `(${status})`}${day ?? ''}`;
+  `${prefix}${statusCode(status)}${day ?? ''}`;
 
 /** The geo partitions a listed event is in: its venue's cells, or the events without coordinates (lib/geo/cells.ts). */
 export const geoPartitionsOf = (e: LinkFacts): string[] => (e.gh !== undefined ? cellsOf(e.gh).map(geoPartition) : [NOGEO_PARTITION]);
@@ -165,6 +167,7 @@ export async function readEventsFrom(source: EventSource, meta: EventsMeta, lo: 
   accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]> {
   const found: EventIndexEntry[] = [];
   if (need <= 0 || lo.utc > hi.utc) return found;
+  if (source.readFrom) return source.readFrom(lo, hi, need, accept);
   for (const q of source.queries(meta, lo.utc, hi.utc)) {
     await queryEntries(q.input, need, q.limit, q.entries, (e) => within(e.startUtc, lo, hi) && accept(e), found);
     if (found.length >= need) break;
@@ -191,7 +194,7 @@ export async function countStarts(source: EventSource, meta: EventsMeta, lo: Bou
   const parts = await Promise.all([
     countExactly(source, meta, lo, { utc: `${firstDay} 00:00:00`, inclusive: false }, accept),
     countExactly(source, meta, { utc: `${lastDay} 23:59:59`, inclusive: false }, hi, accept),
-    sumDays(source, firstDay, lastDay, statuses),
+    source.sumDays ? source.sumDays(firstDay, lastDay, statuses) : sumDays(source, firstDay, lastDay, statuses),
   ]);
   return parts.reduce((a, b) => a + b, 0);
 }

@@ -4,6 +4,7 @@
  * (its relationship partition), the featured events, and the events holding a search word (lib/store/words.ts).
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Bound } from '../time/wall.js';
 import { byStart, entryOfItem, type EventIndexEntry } from './entries.js';
 import { readMeta, toIndexEntry, type EventsMeta } from './events.js';
 import {
@@ -35,6 +36,10 @@ export interface EventSource {
   longFrom?(tier: number, from: string, to: string): Promise<EventIndexEntry[]>;
   /** Whether its entries carry every list fact (links, featured), so filters can be checked on them. */
   factual: boolean;
+  /** A source with counts of its own layout: its events of `statuses` starting on the UTC days `firstDay`…`lastDay`. */
+  sumDays?(firstDay: string, lastDay: string, statuses: readonly string[]): Promise<number>;
+  /** A source with a read of its own: its entries with start in [lo, hi] that `accept` takes, in start order, until `need`. */
+  readFrom?(lo: Bound, hi: Bound, need: number, accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]>;
 }
 
 const perEntry = (need: number): number => Math.min(1000, Math.ceil(need * 1.25) + 5);
@@ -116,10 +121,13 @@ export const ticketedSource: EventSource = entryPartition(TICKETED_PARTITION, (e
 
 /** Every entry of a source with start in [from, to] (sort-key strings, either side open), in start order. */
 export async function readSource(source: EventSource, range: { startFrom?: string; startTo?: string }): Promise<EventIndexEntry[]> {
-  const meta = await readMeta();
   const from = range.startFrom ?? '0000';
   const to = range.startTo ?? '9999';
   if (from > to) return [];
+  if (source.readFrom) {
+    return source.readFrom({ utc: from, inclusive: true }, { utc: to.length === 4 ? '9999-12-31 23:59:59' : to, inclusive: true }, Infinity, () => true);
+  }
+  const meta = await readMeta();
   const parts = await Promise.all(source.queries(meta, from, to).map(async (q) => (await queryAll(q.input)).flatMap(q.entries)));
   return parts.flat().sort(byStart);
 }

@@ -1,42 +1,26 @@
 /**
- * The word index of events (lib/store/README.md "Search"): for every index term (a word prefix, lib/text/words.ts)
- * one bucket item per UTC day of the events' starts, and count items per month like every list source
- * (lib/store/event-counts.ts), so a search page reads about its matches and its total a few count items.
+ * The word index engine of venues, organizers, terms and large recurring series (lib/store/README.md "Venues and
+ * organizers" → "Search", "Terms" → "Search", "Recurring series"): for every index term (a word prefix,
+ * lib/text/words.ts) one bucket item per day of a space's choosing, and count items, so a search page reads about its
+ * matches and its total a few count items. Events have an index of their own, grouped by letter (lib/search/).
  *
- * - **bucket** `PK = W#<term>`, `SK = <utc day>`: one attribute `e<id>` per event of that day holding the term,
- *   `<utc start>|<utc end>|<status>|<author>|<languages>|<languages, hidden text only>` (languages as indexes into
- *   LANGUAGES; "hidden text" is the description and excerpt of a password-protected event, which only a caller
- *   who sent its password may search).
- * - **count items** `PK = C#W#<term>`, `SK = <utc month>`: as every source's (lib/store/event-counts.ts), with the
- *   language's index in front: `0p`, `0p07`.
- * - **manifest** `PK = POST#<id>`, `SK = WORDS`: what the index holds for the event (`t`: term → value as in the
- *   bucket; `x`: its entry in the unindexed partition), and `mv`, its version.
- * - **unindexed** `PK = WX`, `SK = <utc start>#<id>`: events with more than MAX_TERMS terms, which searches read and
- *   check one by one (few calendars have any).
- * - **marker** `PK = WSYNC`, `SK = <id>`: put by the event's own transaction when its terms may change, deleted once
- *   the index has caught up.
+ * - **manifest** (by default `PK = POST#<id>`, `SK = WORDS`): what the index holds for the record (`t`: term → value as
+ *   in the bucket; `x`: its entry in the unindexed partition), and `mv`, its version.
+ * - **marker**: put by the record's own transaction when its terms may change and the change does not fit in it,
+ *   deleted once the index has caught up.
  *
- * The index is brought up to date after the event's transaction, by the same request (syncWords), in transactions of
+ * The index is brought up to date after the record's transaction, by the same request (syncIndex), in transactions of
  * a few dozen terms, each conditioned on the manifest's version and updating it: exactly once, resumable, and safe
- * against concurrent syncs of the same event. A request that dies in between leaves the marker, and the next write
- * request (or the local server at start) finishes the work (repairWords).
- *
- * The manifest, marker, chunked sync and repair are shared with the word index of venues and organizers
- * (lib/linked/words.ts): a WordSpace says where an index keeps its buckets, counts and markers.
+ * against concurrent syncs of the same record. A request that dies in between leaves the marker, and the next search
+ * or write finishes the work (repairIndex). A WordSpace says where an index keeps its buckets, counts and markers.
  */
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { LANGUAGES, type Language } from '../model/language.js';
 import { db, table } from './client.js';
-import { byStart, entryItem, entryOfItem, type EventIndexEntry } from './entries.js';
-import { countAttribute, SHORT_BUCKET, spanTier } from './event-counts.js';
-import { durationBucket } from './events.js';
-import { counterAdd } from './counters.js';
-import type { EventSource } from './event-sources.js';
-import { countKey, eventStartSortKey, pad, postKey } from './keys.js';
-import { batchGet, getItem, queryAll, type Item } from './records.js';
+import { postKey } from './keys.js';
+import { getItem, type Item } from './records.js';
 import { optional, transact, type Optional } from './kit.js';
 import { timeLeft } from './scope.js';
-import type { Key, LinkFacts, TransactItem } from './types.js';
+import type { Key, TransactItem } from './types.js';
 
 /** Records with more distinct terms than this are not indexed term by term (their writes would be too large). */
 export const MAX_TERMS = 2_000;
@@ -66,17 +50,9 @@ export interface WordSpace {
   manifest?(id: number): Key;
 }
 
-export const wordPartition = (term: string): string => `W#${term}`;
 const manifestKey = (id: number) => ({ PK: postKey(id).PK, SK: 'WORDS' });
-const manifestIn = (space: WordSpace, id: number): Key => space.manifest?.(id) ?? manifestKey(id);
+const manifestIn = (space: WordSpace | undefined, id: number): Key => space?.manifest?.(id) ?? manifestKey(id);
 const bucketOf = (space: WordSpace, value: string): string => space.bucket?.(value) ?? dayOf(value);
-export const UNINDEXED_PARTITION = 'WX';
-
-/**
- * What the index should hold for an event: its terms with their bucket values and its list facts (null: not listed,
- * nothing indexed); `tooLarge` puts it in the unindexed partition instead.
- */
-export type WordTarget = { terms: Map<string, string>; facts: LinkFacts | null; tooLarge: boolean };
 
 /**
  * What an index should hold for a record, in any space: its terms with their bucket values, and the item that stands
@@ -87,85 +63,6 @@ export type IndexGoal = { terms: Map<string, string>; unindexed: Item | null; to
 /** A bucket value: the event's list facts and the languages whose shown text (or hidden text) holds the term. */
 export const wordValue = (e: { startUtc: string; endUtc: string; status: string; author: number }, langs: string, hidden: string): string =>
   `${e.startUtc}|${e.endUtc}|${e.status}|${e.author}|${langs}|${hidden}`;
-
-const langIndex = (lang: Language): string => String(LANGUAGES.indexOf(lang));
-
-interface Parsed { startUtc: string; endUtc: string; status: string; author: number; langs: string; hidden: string }
-/** The values of one event's terms are few distinct strings (they differ only in languages): parsed once each. */
-const parsedValues = new Map<string, Parsed>();
-function parse(value: string): Parsed {
-  let p = parsedValues.get(value);
-  if (!p) {
-    const [startUtc, endUtc, status, author, langs, hidden] = value.split('|');
-    p = { startUtc: startUtc!, endUtc: endUtc!, status: status!, author: Number(author), langs: langs!, hidden: hidden ?? '' };
-    if (parsedValues.size > 1000) parsedValues.clear();
-    parsedValues.set(value, p);
-  }
-  return p;
-}
-
-/** The event index: count items per month with per-day attributes, like every event list source. */
-export const EVENT_WORDS: WordSpace = {
-  partition: wordPartition,
-  counts: (term, before, after) => eventWordCounts(wordPartition(term), before, after),
-  spans: (term, id, before, after) => {
-    const old = before === undefined ? null : wordSpan(term, id, before);
-    const next = after === undefined ? null : wordSpan(term, id, after);
-    const same = old && next && old.PK === next.PK && old.SK === next.SK;
-    return [
-      ...(old && !same ? [{ Delete: { TableName: table(), Key: { PK: old.PK, SK: old.SK } } }] : []),
-      ...(next && !(same && old.v === next.v) ? [{ Put: { TableName: table(), Item: next } }] : []),
-    ];
-  },
-  marker: (id) => ({ PK: 'WSYNC', SK: pad(id) }),
-  markers: { pk: 'WSYNC', prefix: '' },
-};
-
-/**
- * The count items' changes of one term's move, summed per month (a plain loop: an event's create runs this for every
- * one of its terms): per language of the value, the status's month total and day count (lib/store/event-counts.ts).
- */
-function eventWordCounts(pk: string, before: string | undefined, after: string | undefined): TransactItem[] {
-  const byMonth = new Map<string, Record<string, number>>();
-  const move = (value: string, delta: number) => {
-    const p = parse(value);
-    const month = p.startUtc.slice(0, 7);
-    const day = p.startUtc.slice(8, 10);
-    let deltas = byMonth.get(month);
-    if (!deltas) byMonth.set(month, (deltas = {}));
-    for (const l of p.langs) {
-      const total = countAttribute(l, p.status);
-      const daily = countAttribute(l, p.status, day);
-      deltas[total] = (deltas[total] ?? 0) + delta;
-      deltas[daily] = (deltas[daily] ?? 0) + delta;
-    }
-  };
-  if (before !== undefined) move(before, -1);
-  if (after !== undefined) move(after, 1);
-  const items: TransactItem[] = [];
-  for (const [month, deltas] of byMonth) {
-    let moved = false;
-    for (const name in deltas) {
-      if (deltas[name] === 0) delete deltas[name];
-      else moved = true;
-    }
-    if (moved) items.push(counterAdd(countKey(pk, month), deltas));
-  }
-  return items;
-}
-
-/**
- * The span entry of a long event holding a term (over 32 hours, like the span items of lib/store/event-counts.ts, by
- * the same duration tiers): `WS#<tier>#<term>`, sorted by start. A search's total subtracts the events that run past
- * the window's end; these let it find the long ones holding its word without reading their buckets.
- */
-export const wordSpanPartition = (tier: number, term: string): string => `WS#${tier}#${term}`;
-function wordSpan(term: string, id: number, value: string): Item | null {
-  const p = parse(value);
-  const bucket = durationBucket(p.startUtc, p.endUtc);
-  if (bucket <= SHORT_BUCKET) return null;
-  return { PK: wordSpanPartition(spanTier(bucket), term), SK: eventStartSortKey(p.startUtc, id), id, v: value };
-}
 
 /** The bucket day of a value: the date its value starts with. */
 const dayOf = (value: string): string => value.slice(0, 10);
@@ -190,9 +87,6 @@ function termItems(space: WordSpace, id: number, term: string, before: string | 
 export const markerPut = (space: WordSpace, id: number, v: number, now: string, extra: Item = {}): TransactItem =>
   ({ Put: { TableName: table(), Item: { ...space.marker(id), v, at: now, ...extra } } });
 
-/** The marker that the event's own transaction puts when its index may change. */
-export const wordMarker = (id: number, v: number, now: string): TransactItem => markerPut(EVENT_WORDS, id, v, now);
-
 /**
  * What the index holds for a record, as its manifest says. `o`: a bucket of one of its terms was full (over 6,000
  * records of a day sharing the term), so the record is kept unindexed.
@@ -216,24 +110,10 @@ export function manifestOf(item: Item | null): Manifest {
   };
 }
 
-export async function readManifest(id: number, space: WordSpace = EVENT_WORDS): Promise<Manifest> {
+export async function readManifest(id: number, space?: WordSpace): Promise<Manifest> {
   return manifestOf(await getItem(manifestIn(space, id), true));
 }
 
-/**
- * Brings the index of event `id` to what `target` makes of its record (read consistently), then deletes its marker.
- * Each transaction carries up to CHUNK terms and the manifest's update at its read version; a conflict with another
- * sync of the same event reads both again and goes on from there. Returns false when the request ran out of time.
- */
-export const syncWords = (id: number, target: (record: Item | null) => WordTarget): Promise<boolean> =>
-  syncIndex(EVENT_WORDS, id, eventGoal(target));
-
-const eventGoal = (target: (record: Item | null) => WordTarget) => (record: Item | null): IndexGoal => {
-  const goal = target(record);
-  return { terms: goal.terms, tooLarge: goal.tooLarge, unindexed: goal.facts ? entryItem(UNINDEXED_PARTITION, goal.facts) : null };
-};
-
-/** syncWords in any space. */
 export async function syncIndex(space: WordSpace, id: number, target: (record: Item | null) => IndexGoal): Promise<boolean> {
   for (let round = 0; round < 20; round++) {
     const [record, m] = await Promise.all([getItem(space.record?.(id) ?? postKey(id), true), readManifest(id, space)]);
@@ -294,10 +174,6 @@ async function markOverflow(key: Key): Promise<void> {
     ExpressionAttributeValues: { ':o': true, ':z': 0, ':t': {} } }));
 }
 
-/** The bucket and count changes that move `terms` from what the manifest holds to `want`. */
-export const termsItems = (id: number, m: Manifest, terms: string[], want: Map<string, string>): TransactItem[] =>
-  indexItems(EVENT_WORDS, id, m, terms, want);
-
 /** termsItems in any space. */
 export const indexItems = (space: WordSpace, id: number, m: Manifest, terms: string[], want: Map<string, string>): TransactItem[] =>
   terms.flatMap((term) => termItems(space, id, term, m.t.get(term), want.get(term)));
@@ -306,14 +182,6 @@ export const indexItems = (space: WordSpace, id: number, m: Manifest, terms: str
 export const changedTerms = (m: Manifest, want: Map<string, string>): string[] =>
   [...new Set([...m.t.keys(), ...want.keys()])].filter((term) => m.t.get(term) !== want.get(term));
 
-/**
- * The whole change of an event's index as items of its own transaction (null when they do not fit in `room`, or the
- * event is not indexed term by term): the terms' buckets and counts and the manifest at its read version.
- */
-export const inlineWordItems = (id: number, m: Manifest, want: Map<string, string> | null, room: number): { items: TransactItem[]; mv: number } | null =>
-  inlineIndexItems(EVENT_WORDS, id, m, want, room);
-
-/** inlineWordItems in any space. */
 export function inlineIndexItems(space: WordSpace, id: number, m: Manifest, want: Map<string, string> | null, room: number):
   { items: TransactItem[]; mv: number } | null {
   if (m.o || m.x !== null) return null;
@@ -363,14 +231,7 @@ function manifestWrite(key: Key, m: Manifest, chunk: string[], want: Map<string,
 }
 
 /**
- * Finishes the index work of writes that did not (their request ended first): at most `limit` markers older than a
- * minute. Run after every event write and by the local server at start.
- */
-export const repairWords = (target: (record: Item | null) => WordTarget, limit = 2, now = Date.now()): Promise<number> =>
-  repairIndex(EVENT_WORDS, eventGoal(target), limit, now);
-
-/**
- * repairWords in any space. A marker with `d` (deferred: no request is bringing that record's index up to date) is
+ * Finishes the index work of writes whose requests ended first: at most `limit` markers. A marker with `d` (deferred: no request is bringing that record's index up to date) is
  * due at once; any other after a minute, so that the write that put it can finish first.
  */
 export async function repairIndex(space: WordSpace, target: (record: Item | null) => IndexGoal, limit = 2, now = Date.now(),
@@ -382,63 +243,6 @@ export async function repairIndex(space: WordSpace, target: (record: Item | null
   const stale = markers.filter((m) => m.d === true || Date.parse(String(m.at)) < now - 60_000).slice(0, limit);
   for (const m of stale) await syncIndex(space, Number(String(m.SK).slice(space.markers.prefix.length)), target);
   return stale.length;
-}
-
-// ------------------------------------------------------------------------------------------------ reading
-
-/** The entries of a bucket for a language, in start order; hidden-text entries only when `hidden` allows. */
-function bucketEntries(item: Item, lang: string, hidden: boolean): EventIndexEntry[] {
-  const out: (EventIndexEntry & { hiddenOnly?: boolean })[] = [];
-  for (const [attr, value] of Object.entries(item)) {
-    if (!attr.startsWith('e') || typeof value !== 'string') continue;
-    const p = parse(value);
-    const shown = p.langs.includes(lang);
-    if (!shown && !(hidden && p.hidden.includes(lang))) continue;
-    out.push({ id: Number(attr.slice(1)), startUtc: p.startUtc, endUtc: p.endUtc, status: p.status, author: p.author });
-  }
-  return out.sort(byStart);
-}
-
-/**
- * The events holding an index term in a language's shown text (with `hidden`, also in the hidden text of
- * password-protected events: those entries are not counted, so such a list is read, not counted).
- */
-export function wordSource(term: string, lang: Language, hidden = false): EventSource {
-  const pk = wordPartition(term);
-  const l = langIndex(lang);
-  return {
-    counts: pk,
-    prefix: l,
-    factual: false,
-    queries: (_meta, from, to) => [{
-      input: { KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': from.slice(0, 10), ':to': to.slice(0, 10) } },
-      entries: (item) => bucketEntries(item, l, hidden),
-      limit: (need) => Math.min(100, Math.max(2, Math.ceil(need / 4))),
-    }],
-    // Long events found in the span partitions: in this source when their start day's bucket holds them.
-    holds: async (entries) => {
-      const buckets = await batchGet([...new Set(entries.map((e) => e.startUtc.slice(0, 10)))].map((day) => ({ PK: pk, SK: day })));
-      const held = new Set(buckets.flatMap((b) => bucketEntries(b, l, hidden).map((e) => e.id)));
-      return entries.filter((e) => held.has(e.id));
-    },
-    // …which the word's own span entries give directly, without reading a bucket per event.
-    longFrom: async (tier, from, to) => (await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':pk': wordSpanPartition(tier, term), ':from': from, ':to': `${to}#~` } }))
-      .flatMap((item) => {
-        const p = parse(String(item.v));
-        return p.langs.includes(l) || (hidden && p.hidden.includes(l))
-          ? [{ id: Number(item.id), startUtc: p.startUtc, endUtc: p.endUtc, status: p.status, author: p.author }] : [];
-      }),
-  };
-}
-
-/** Events too large to index term by term, with start in [from, to]: every search checks them on their records. */
-export async function unindexedEvents(from: string, to: string): Promise<EventIndexEntry[]> {
-  if (from > to) return [];
-  const items = await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
-    ExpressionAttributeValues: { ':pk': UNINDEXED_PARTITION, ':from': from, ':to': `${to}#~` } });
-  return items.map(entryOfItem);
 }
 
 /** How a record write keeps its index: items for its transaction, and the work after it commits. */

@@ -40,6 +40,9 @@ export function queryWords(text: string): string[] {
 /** At most this many distinct words in a query: matching costs (query words × text length) stay small. */
 export const MAX_QUERY_WORDS = 32;
 
+/** Whether a character is of a script written without spaces (Han, Kana, Thai), where every character starts a word. */
+export const everyCharacterStarts = (ch: string): boolean => EVERY_CHARACTER.test(ch);
+
 const startsWithEveryCharacterScript = (q: string): boolean => EVERY_CHARACTER.test(String.fromCodePoint(q.codePointAt(0)!));
 
 /**

@@ -10,7 +10,8 @@
  */
 import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventCreateExtras } from '../../lib/events/operations.js';
-import { WORD_RULES, wordTarget } from '../../lib/events/words.js';
+import { INDEX_RULES, indexState } from '../../lib/events/words.js';
+import { indexChanges } from '../../lib/search/changes.js';
 import { materialise } from '../../lib/events/series.js';
 import { SERIES_WORDS, seriesGoal } from '../../lib/events/series-words.js';
 import { eventFacts } from '../../lib/events/record.js';
@@ -18,13 +19,8 @@ import { entryTransactItems } from '../../lib/store/links.js';
 import { eventsMetaUpdate } from '../../lib/store/events.js';
 import { seriesIndexPut } from '../../lib/store/series.js';
 import { EMPTY_MANIFEST, inlineIndexItems } from '../../lib/store/words.js';
-import { countAttribute } from '../../lib/store/event-counts.js';
-import { countKey } from '../../lib/store/keys.js';
-import { wordPartition, wordSpanPartition } from '../../lib/store/words.js';
-import { durationBucket } from '../../lib/store/events.js';
-import { SHORT_BUCKET, spanTier } from '../../lib/store/event-counts.js';
 import { indexKeys, type EventItem } from '../../lib/events/item.js';
-import { counterKey, eventStartSortKey, postKey } from '../../lib/store/keys.js';
+import { counterKey, postKey } from '../../lib/store/keys.js';
 import { createItems, withSlug } from '../../lib/store/kit.js';
 import { cellOf } from '../../lib/geo/cells.js';
 import type { TransactItem } from '../../lib/store/types.js';
@@ -635,81 +631,47 @@ export interface SeedEventsResult {
 }
 
 /**
- * The search index of the seeded events (lib/store/words.ts), built from the product's wordTarget and written whole:
- * an event's index changes are Updates of shared bucket items (one per term and day), which bulk writes cannot fold,
- * so the terms of every event are kept compactly and the buckets and count items are built day by day, in start
- * order, once every event is known. The records say that the index holds their terms (`ws`), with no manifest yet
- * (`wmv` 0), as after a write whose index changes fitted its transaction.
+ * The search index of the seeded events (lib/search/), as the product writes it: each event's index changes
+ * (lib/search/changes.ts indexChanges, from its indexState) applied to items in memory — postings set, count items
+ * added up, span entries put — and written whole once every event is known, since a posting item is shared by the
+ * events of a letter and day and bulk writes cannot fold SETs. The records say that the index holds their words (`ws`).
  */
 export class WordIndexBuilder {
-  private readonly termIds = new Map<string, number>();
-  private readonly terms: string[] = [];
-  private readonly byDay = new Map<string, { id: number; startUtc: string; status: string; groups: [string, Int32Array][] }[]>();
+  private readonly built = new Map<string, Item>();
   unindexed = 0;
 
   add(item: EventItem): void {
-    item.ws = WORD_RULES;
-    item.wmv = 0;
-    const target = wordTarget(item);
-    if (!target.facts) return;
-    if (target.tooLarge) throw new UnsupportedUpdate(`seed: event ${item.id} has too many words for the index; keep bench texts smaller`);
-    const groups = new Map<string, number[]>();
-    for (const [term, value] of target.terms) {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(term, id);
-        this.terms.push(term);
-      }
-      const list = groups.get(value) ?? [];
-      list.push(id);
-      groups.set(value, list);
-    }
-    const day = item.startUtc.slice(0, 10);
-    const list = this.byDay.get(day) ?? [];
-    list.push({ id: item.id, startUtc: item.startUtc, status: item.status, groups: [...groups].map(([v, ids]) => [v, Int32Array.from(ids)]) });
-    this.byDay.set(day, list);
+    item.ws = INDEX_RULES;
+    const state = indexState(item);
+    if (state.unindexed) throw new UnsupportedUpdate(`seed: event ${item.id} has too many words for the index; keep bench texts smaller`);
+    if (!state.words) return;
+    for (const t of indexChanges(item.id, null, state.words)) applyInMemory(this.built, t);
   }
 
-  /** Bucket items day by day, then each month's count items once its last day is done. */
   *items(): Generator<Item> {
-    let month = '';
-    let counts = new Map<number, Map<string, number>>();
-    const flush = function* (this: WordIndexBuilder): Generator<Item> {
-      for (const [termId, attrs] of counts) yield { ...countKey(wordPartition(this.terms[termId]!), month), ...Object.fromEntries(attrs) };
-      counts = new Map();
-    };
-    for (const day of [...this.byDay.keys()].sort()) {
-      if (day.slice(0, 7) !== month) {
-        yield* flush.call(this);
-        month = day.slice(0, 7);
-      }
-      const buckets = new Map<number, Item>();
-      for (const e of this.byDay.get(day)!) {
-        for (const [value, ids] of e.groups) {
-          const langs = value.split('|')[4]!;
-          const bucket = durationBucket(e.startUtc, value.split('|')[1]!);
-          if (bucket > SHORT_BUCKET) {
-            for (const termId of ids) {
-              yield { PK: wordSpanPartition(spanTier(bucket), this.terms[termId]!), SK: eventStartSortKey(e.startUtc, e.id), id: e.id, v: value };
-            }
-          }
-          for (const termId of ids) {
-            let bucket = buckets.get(termId);
-            if (!bucket) buckets.set(termId, (bucket = { PK: wordPartition(this.terms[termId]!), SK: day }));
-            bucket[`e${e.id}`] = value;
-            let attrs = counts.get(termId);
-            if (!attrs) counts.set(termId, (attrs = new Map()));
-            for (const l of langs) {
-              for (const name of [countAttribute(l, e.status), countAttribute(l, e.status, day.slice(8, 10))]) attrs.set(name, (attrs.get(name) ?? 0) + 1);
-            }
-          }
-        }
-      }
-      yield* buckets.values();
-      this.byDay.delete(day);
-    }
-    yield* flush.call(this);
+    yield* this.built.values();
+  }
+}
+
+/** One TransactItem applied to items kept in memory: Puts, and Updates of SET and ADD (numbers and bigints). */
+export function applyInMemory(items: Map<string, Item>, t: TransactItem): void {
+  if (t.Put) {
+    const item = t.Put.Item as Item;
+    items.set(`${item.PK}|${item.SK}`, { ...item });
+    return;
+  }
+  const u = t.Update;
+  if (!u) throw new UnsupportedUpdate(`seed: only Puts and Updates can be applied in memory: ${JSON.stringify(Object.keys(t))}`);
+  const key = u.Key as Key;
+  const id = `${key.PK}|${key.SK}`;
+  const item = items.get(id) ?? { PK: key.PK, SK: key.SK };
+  items.set(id, item);
+  for (const c of parseUpdateExpression(u.UpdateExpression!, u.ExpressionAttributeNames, u.ExpressionAttributeValues as Record<string, unknown>)) {
+    if (c.action === 'SET') item[c.attribute] = c.value;
+    else if (c.action === 'REMOVE') delete item[c.attribute];
+    else if (c.action === 'ADD' && typeof c.value === 'bigint') item[c.attribute] = BigInt((item[c.attribute] as number | bigint | undefined) ?? 0) + c.value;
+    else if (c.action === 'ADD' && typeof c.value === 'number') item[c.attribute] = ((item[c.attribute] as number | undefined) ?? 0) + c.value;
+    else throw new UnsupportedUpdate(`seed: cannot apply ${c.action} of ${typeof c.value} in memory`);
   }
 }
 

@@ -47,12 +47,15 @@ beforeAll(async () => {
   // one with more distinct words than the index takes term by term (searches read it from its record), and a
   // password-protected event (searchable by its title only).
   const pseudo = (n: number, length: number) => Array.from({ length: n }, (_, k) => `zq${k.toString(36).padStart(length, 'a')}`).join(' ');
-  // `transactions`: how many the create took (lib/store/words.ts): the index in the event's own transaction (1), after it
-  // in chunks (more), or as one entry of the unindexed partition (the event's, one for the manifest and that entry, one
-  // for the marker).
+  // Words of 150 different first two letters: more count groups than one transaction holds (lib/search/README.md).
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const spread = Array.from({ length: 150 }, (_, k) => `${letters[k % 26]}${letters[Math.floor(k / 26)]}w${k}`).join(' ');
+  // `transactions`: how many the create took (lib/search/commit.ts): the index in the event's own transaction (1), or
+  // after it in chunks sent side by side and the marker's release (more); an event of more than MAX_TERMS terms is one
+  // entry of the unindexed partition, in its own transaction.
   const extra: { en: Seeded['en']; password?: string; transactions: (n: number) => boolean }[] = [
-    { en: { title: `Long text ${pick(VOCABULARY)}`, description: `<p>${pseudo(60, 3)} ${VOCABULARY.join(' ')}</p>` }, transactions: (n) => n > 4 },
-    { en: { title: `Huge text ${pick(VOCABULARY)}`, description: `<p>${pseudo(2500, 6)} tower</p>` }, transactions: (n) => n === 3 },
+    { en: { title: `Long text ${pick(VOCABULARY)}`, description: `<p>${spread} ${VOCABULARY.join(' ')}</p>` }, transactions: (n) => n >= 3 },
+    { en: { title: `Huge text ${pick(VOCABULARY)}`, description: `<p>${pseudo(2500, 6)} tower</p>` }, transactions: (n) => n === 1 },
     { en: { title: 'Locked tower', description: '<p>secretword café</p>' }, password: 'sesame', transactions: (n) => n === 1 },
   ];
   for (const [i, e] of extra.entries()) {

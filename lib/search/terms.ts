@@ -1,0 +1,171 @@
+/**
+ * How the event word index (./README.md) groups what it holds, so that a save writes a few dozen items instead of two
+ * per word prefix: an event's terms (every prefix of its words, lib/text/words.ts) are posted per first letter and day,
+ * and counted per first two letters and month.
+ *
+ * - A **posting** value (one per event, letter and day) is `<utc start>|<utc end>|<status>|<author>|<tokens>`: the
+ *   event's terms of that letter that no longer term of it extends in the same languages, each written
+ *   `<shown><hidden><term>` (bit masks of LANGUAGES: shown text, and text only a password shows). Every term of the
+ *   event is a prefix of a token, and its languages are the union of the tokens it begins.
+ * - A **count** attribute, in the item of a term's count group and the month of the event's start, is
+ *   `<status><shown mask><rest of the term>|<n>`: the events of that status showing the term in exactly those languages
+ *   on each day, packed four decimal digits a day into four numbers (n = 0…3: days 1–8, 9–16, 17–24, 25–31), so one
+ *   attribute of a few bytes says on which days a term has events and how many.
+ */
+import { LANGUAGES, type Language } from '../model/language.js';
+import { statusCode } from '../store/event-counts.js';
+import { everyCharacterStarts } from '../text/words.js';
+
+/** What the index holds for one event: its list facts, and each term with the languages showing it. */
+export interface EventWords {
+  startUtc: string;
+  endUtc: string;
+  status: string;
+  author: number;
+  /** Term → [shown mask, hidden mask] over LANGUAGES (bit i: LANGUAGES[i]). */
+  terms: Map<string, readonly [number, number]>;
+}
+
+export const langBit = (lang: Language): number => 1 << LANGUAGES.indexOf(lang);
+export const ALL_LANGUAGES = (1 << LANGUAGES.length) - 1;
+
+/** The posting partition of a term: its first character. */
+export const letterOf = (term: string): string => String.fromCodePoint(term.codePointAt(0)!);
+
+/**
+ * The count group of a term: its first two characters; one-character terms share the group '' (a character of a script
+ * written without spaces is a group of its own). Null for a term of five or more characters holding a digit: numbers
+ * and codes are mostly unique, and counting their prefixes would fill their group's items with one-off entries; a
+ * search for such a prefix reads the postings instead (lib/search/source.ts).
+ */
+export function countGroupOf(term: string): string | null {
+  const chars = [...term];
+  if (chars.length >= 5 && /\p{Nd}/u.test(term)) return null;
+  if (chars.length === 1) return everyCharacterStarts(term) ? term : '';
+  return chars[0]! + chars[1]!;
+}
+
+/** The rest of a term after its count group's characters. */
+export const restOf = (term: string, group: string): string => (group === '' ? term : term.slice(group.length));
+
+/** The count attribute of a term's events of `status` showing it in `shown`, packed number `n`. */
+export const countAttribute = (status: string, shown: number, rest: string, n: number): string => `${statusCode(status)}${shown}${rest}|${n}`;
+
+/** The packed number and its increment of an event starting on day `dd` (1–31) of its month. */
+export function dayDelta(dd: number): { n: number; unit: bigint } {
+  return { n: Math.floor((dd - 1) / 8), unit: 10n ** BigInt(4 * ((dd - 1) % 8)) };
+}
+
+/** The events a packed number counts on each of its days (index 0: its first day). */
+export function unpack(value: bigint): number[] {
+  const days: number[] = [];
+  let v = value;
+  for (let i = 0; i < 8; i++) {
+    days.push(Number(v % 10_000n));
+    v /= 10_000n;
+  }
+  return days;
+}
+
+/** A count attribute's parts (null: not one). */
+export function parseCountAttribute(name: string): { status: string; shown: number; rest: string; n: number } | null {
+  const bar = name.lastIndexOf('|');
+  if (bar < 2) return null;
+  return { status: name[0]!, shown: Number(name[1]), rest: name.slice(2, bar), n: Number(name.slice(bar + 1)) };
+}
+
+/** The tokens of one letter's terms: those that no other term of the event extends in (at least) the same languages. */
+function tokensOf(terms: [string, readonly [number, number]][]): string[] {
+  const sorted = terms.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const tokens: string[] = [];
+  sorted.forEach(([term, [shown, hidden]], i) => {
+    let s = 0;
+    let h = 0;
+    for (let j = i + 1; j < sorted.length && sorted[j]![0].startsWith(term); j++) {
+      s |= sorted[j]![1][0];
+      h |= sorted[j]![1][1];
+    }
+    if ((s & shown) !== shown || (h & hidden) !== hidden) tokens.push(`${shown}${hidden}${term}`);
+  });
+  return tokens;
+}
+
+/** The posting value of each letter of an event's terms. */
+export function postingValues(w: EventWords): Map<string, string> {
+  const byLetter = new Map<string, [string, readonly [number, number]][]>();
+  for (const entry of w.terms) {
+    const letter = letterOf(entry[0]);
+    let list = byLetter.get(letter);
+    if (!list) byLetter.set(letter, (list = []));
+    list.push(entry);
+  }
+  const head = `${w.startUtc}|${w.endUtc}|${w.status}|${w.author}|`;
+  return new Map([...byLetter].map(([letter, terms]) => [letter, head + tokensOf(terms).join(' ')]));
+}
+
+/** A posting value read back: the facts, and the languages (shown, hidden) in which it holds `term` (0, 0: not at all). */
+export interface Posting {
+  startUtc: string;
+  endUtc: string;
+  status: string;
+  author: number;
+  tokens: string;
+}
+
+export function parsePosting(value: string): Posting {
+  const [startUtc, endUtc, status, author, tokens] = value.split('|');
+  return { startUtc: startUtc!, endUtc: endUtc!, status: status!, author: Number(author), tokens: tokens ?? '' };
+}
+
+/** The languages in which a posting's tokens hold `term` (a prefix of one of them): [shown mask, hidden mask]. */
+export function masksOf(tokens: string, term: string): [number, number] {
+  let shown = 0;
+  let hidden = 0;
+  for (const token of tokens.split(' ')) {
+    if (token.length > 2 && token.startsWith(term, 2)) {
+      shown |= Number(token[0]);
+      hidden |= Number(token[1]);
+    }
+  }
+  return [shown, hidden];
+}
+
+/** The terms (with their masks) that a letter's posting value holds: every prefix of its tokens. */
+export function termsOfPosting(value: string, into: Map<string, [number, number]>): void {
+  for (const token of parsePosting(value).tokens.split(' ')) {
+    if (token.length <= 2) continue;
+    const shown = Number(token[0]);
+    const hidden = Number(token[1]);
+    let prefix = '';
+    for (const ch of token.slice(2)) {
+      prefix += ch;
+      const m = into.get(prefix) ?? [0, 0];
+      into.set(prefix, [m[0] | shown, m[1] | hidden]);
+    }
+  }
+}
+
+/** An event's words as its posting values hold them (what a marker keeps of the index before a write). */
+export function wordsOfPostings(values: Map<string, string>): EventWords | null {
+  const first = values.values().next().value;
+  if (first === undefined) return null;
+  const facts = parsePosting(first);
+  const terms = new Map<string, [number, number]>();
+  for (const v of values.values()) termsOfPosting(v, terms);
+  return { startUtc: facts.startUtc, endUtc: facts.endUtc, status: facts.status, author: facts.author, terms };
+}
+
+/** The count attributes an event contributes to, by count group: attribute → increment. */
+export function countContributions(w: EventWords): Map<string, Map<string, bigint>> {
+  const { n, unit } = dayDelta(Number(w.startUtc.slice(8, 10)));
+  const groups = new Map<string, Map<string, bigint>>();
+  for (const [term, [shown]] of w.terms) {
+    if (shown === 0) continue;
+    const group = countGroupOf(term);
+    if (group === null) continue;
+    let attrs = groups.get(group);
+    if (!attrs) groups.set(group, (attrs = new Map()));
+    attrs.set(countAttribute(w.status, shown, restOf(term, group), n), unit);
+  }
+  return groups;
+}
