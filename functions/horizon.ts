@@ -5,7 +5,9 @@
  */
 import type { Context } from 'aws-lambda';
 import { runHorizonJob, type HorizonReport } from '../lib/events/horizon.js';
+import { indexState } from '../lib/events/words.js';
 import { repairRelocations } from '../lib/geo/relocate.js';
+import { repairWordIndex } from '../lib/search/commit.js';
 import { observedHandler } from '../lib/observability/handler.js';
 import { logger } from '../lib/observability/logger.js';
 import { addStoreWork, metrics, MetricUnit } from '../lib/observability/metrics.js';
@@ -21,7 +23,10 @@ export const handler = observedHandler(async (_event: unknown, context: Context)
     const report = await runInScope({ meter, deadline }, () => runHorizonJob());
     // Venue moves whose requests died before moving every event (lib/geo/relocate.ts); venue writes finish them too.
     const moves = await runInScope({ meter, deadline }, () => repairRelocations(100));
+    // Search-index changes whose requests died between chunks (lib/search/commit.ts); the events' next writes finish them too.
+    const indexed = await runInScope({ meter, deadline }, () => repairWordIndex(indexState, 100));
     metrics.addMetric('VenueMovesFinished', MetricUnit.Count, moves);
+    metrics.addMetric('SearchIndexChangesFinished', MetricUnit.Count, indexed);
     metrics.addMetric('SeriesExtended', MetricUnit.Count, report.extended);
     metrics.addMetric('RegenerationsFinished', MetricUnit.Count, report.finished);
     metrics.addMetric('SeriesLeft', MetricUnit.Count, report.left);

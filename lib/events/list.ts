@@ -22,6 +22,8 @@ import { seriesWithTerm } from './series-words.js';
 import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
 import { countedTerm, unindexedEvents, wordSource } from '../search/source.js';
+import { NONE_IN_FLIGHT, readInFlight, type InFlight } from '../search/in-flight.js';
+import { indexState } from './words.js';
 import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry, type EventsMeta } from '../store/events.js';
 import type { LinkKind } from '../store/links.js';
 import { linkCountOf } from '../store/refs.js';
@@ -101,7 +103,7 @@ export function listTest(ctx: RequestContext<EventFilterParams>, window: ListWin
  * (every listed event), or exactly one record of one link filter, or `featured=true`, or a search for one word
  * (lib/store/words.ts). Null for any other list.
  */
-function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | null {
+function countedSource(ctx: RequestContext<EventFilterParams>, flight: InFlight): EventSource | null {
   const p = ctx.params;
   if (p.featured === false) return null;
   const links = ([['venue', p.venue], ['organizer', p.organizer], ['category', p.categories], ['tag', p.tags]] as const)
@@ -113,7 +115,7 @@ function countedSource(ctx: RequestContext<EventFilterParams>): EventSource | nu
     // One word whose index term is the word itself, and no password that would make hidden text searchable.
     const words = queryWords(p.search);
     const term = words.length === 1 ? termOf(words[0]!) : null;
-    return term?.exact && countedTerm(term.term) && p.password === undefined ? wordSource(term.term, ctx.lang) : null;
+    return term?.exact && countedTerm(term.term) && p.password === undefined ? wordSource(term.term, ctx.lang, false, flight) : null;
   }
   if (p.featured === true) return featuredSource;
   if (p.ticketed === true) return ticketedSource;
@@ -138,7 +140,9 @@ const flip = (b: Bound): Bound => ({ utc: b.utc, inclusive: !b.inclusive });
 async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListWindow, page: number, perPage: number,
   userId: number | null, geo: GeoRead): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
-  const source = countedSource(ctx);
+  // Events whose search-index change is still being applied are checked on their records (lib/search/in-flight.ts).
+  const flight = p.search !== undefined ? await readInFlight(indexState) : NONE_IN_FLIGHT;
+  const source = countedSource(ctx, flight);
   const minus = p.ticketed === false ? ticketedSource : null;
   // A geo filter alone is counted on the sources of its circle (lib/geo/plan.ts), or on every event with coordinates;
   // not with ticketed=false, whose subtracted source counts every ticketed event, not the circle's.
@@ -185,7 +189,7 @@ async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListW
   const words = p.search !== undefined ? queryWords(p.search) : null;
   const inWindow = (e: EventIndexEntry) => statuses!.includes(e.status as PostStatus) && !e.hidden
     && within(e.startUtc, window.startMin, hi) && within(e.endUtc, window.endMin, window.endMax);
-  const extra = words ? (await unindexedMatches(ctx, { startFrom: afterEndMin ? undefined : lo.utc, startTo: hi.utc }, inWindow, words))
+  const extra = words ? (await checkedMatches(ctx, { startFrom: afterEndMin ? undefined : lo.utc, startTo: hi.utc }, inWindow, words, flight))
     .map(entryOf) : [];
   const total = extra.length + counted.reduce((sum, part) => sum + part.total, 0);
   if ((page - 1) * perPage >= total) return { total, slice: [], full: null };
@@ -317,8 +321,8 @@ async function startRange(window: ListWindow): Promise<{ startFrom?: string; sta
 }
 
 /** The sources a search reads candidates from: each query word's term (the password-holder's also finds hidden text). */
-const searchSources = (ctx: RequestContext<EventFilterParams>, words: string[]): EventSource[] =>
-  words.map((w) => wordSource(termOf(w).term, ctx.lang, typeof ctx.params.password === 'string'));
+const searchSources = (ctx: RequestContext<EventFilterParams>, words: string[], flight: InFlight): EventSource[] =>
+  words.map((w) => wordSource(termOf(w).term, ctx.lang, typeof ctx.params.password === 'string', flight));
 
 /**
  * The series whose text holds `term` (their index, and those whose index may be behind or that are indexed whole,
@@ -355,6 +359,24 @@ async function unindexedMatches(ctx: RequestContext<EventFilterParams>, range: {
 }
 
 /**
+ * The records a search checks itself: events held whole in the range, and events whose index change is in flight
+ * (those the index holds at all: not series records, nor occurrences with their series' text).
+ */
+async function checkedMatches(ctx: RequestContext<EventFilterParams>, range: { startFrom?: string; startTo?: string },
+  accept: (e: EventIndexEntry) => boolean, words: string[], flight: InFlight): Promise<EventItem[]> {
+  const whole = await unindexedMatches(ctx, range, accept, words);
+  const seen = new Set(whole.map((item) => item.id));
+  const flying = flight.records.filter(isEvent).filter((item) => !seen.has(item.id) && searchable(item)
+    && accept(entryOf(item)) && matchesSearch(item, ctx, words));
+  return [...whole, ...flying];
+}
+
+const searchable = (item: EventItem): boolean => {
+  const state = indexState(item);
+  return state.words !== null || state.unindexed !== null;
+};
+
+/**
  * Any other list: the candidates of its most selective filter (the relationship items of a link filter, the featured
  * entries, the rarest search word's entries, or the window itself) are read, filtered and counted; with a search or
  * filters the candidates do not carry, their records are read too and kept for the page.
@@ -380,7 +402,8 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
     const linkSources = p.post_parent !== undefined ? [seriesSource(p.post_parent)]
       : link ? link.ids.map((id) => linkSource(link.kind, id)) : p.featured === true ? [featuredSource]
         : p.ticketed === true ? [ticketedSource] : [];
-    const wordSources = words ? searchSources(ctx, words) : [];
+    const flight = words ? await readInFlight(indexState) : NONE_IN_FLIGHT;
+    const wordSources = words ? searchSources(ctx, words, flight) : [];
     const candidates = wordSources.length === 0 || p.post_parent !== undefined ? null : await rarest(
       linkSources.length === 1 ? [...wordSources, linkSources[0]!] : wordSources, range);
     const reads = candidates && !(linkSources.length === 1 && candidates === linkSources[0]) ? [candidates]
@@ -400,7 +423,7 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
       entries = keep((await batchGet(entries.map((e) => postKey(e.id)))).filter(isEvent)).map(entryOf);
     }
     if (words) {
-      const extra = keep(await unindexedMatches(ctx, range, accept, words));
+      const extra = keep(await checkedMatches(ctx, range, accept, words, flight));
       if (extra.length) entries = [...new Map([...entries, ...extra.map(entryOf)].map((e) => [e.id, e])).values()].sort(byStart);
     }
   }

@@ -10,7 +10,7 @@ import { entryItem } from '../store/entries.js';
 import type { Item } from '../store/records.js';
 import { MAX_TERMS } from '../store/words.js';
 import type { TransactItem } from '../store/types.js';
-import { finishIndex, markerPut, noMarker, repairWordIndex, stateChanges, type IndexState } from '../search/commit.js';
+import { finishIndex, isSizeError, markerPut, noMarker, repairWordIndex, stateChanges, type IndexState } from '../search/commit.js';
 import { UNINDEXED_PARTITION } from '../search/source.js';
 import type { EventWords } from '../search/terms.js';
 import { htmlToText } from '../text/sanitize.js';
@@ -85,7 +85,8 @@ export interface WordPlan {
   commit(write: () => Promise<void>): Promise<void>;
 }
 
-const noted = <T extends EventItem | null>(r: T): T => (r ? { ...r, ws: INDEX_RULES } : r);
+/** Events whose last write found an item of the index too large for them (this process): planned again, held whole. */
+const overflowing = new Set<number>();
 
 /**
  * Plans the index change of a write from `prev` to `next` (null: create / permanent delete). When it fits in the
@@ -93,21 +94,25 @@ const noted = <T extends EventItem | null>(r: T): T => (r ? { ...r, ws: INDEX_RU
  * is still being applied); otherwise the transaction puts the event's marker and the change is applied right after it,
  * in chunks side by side (lib/search/commit.ts). Either way the record notes `ws`: the index holds its words.
  */
-export async function planWords(prev: EventItem | null, next: EventItem | null, room: number): Promise<WordPlan> {
+export async function planWords(prev: EventItem | null, planned: EventItem | null, room: number): Promise<WordPlan> {
+  const id = (planned ?? prev)!.id;
+  // An event whose posting would pass the item size limit (thousands of events of one day) is held whole from then on.
+  const whole = (overflowing.has(id) || prev?.wu === true) && planned !== null;
+  const next = whole ? { ...planned!, wu: true } : planned;
   if (!wordsMayChange(prev, next) && (prev === null || prev.ws === INDEX_RULES)) {
     return { items: [], record: (r) => r, commit: (write) => write() };
   }
-  const id = (next ?? prev)!.id;
   // A record indexed by other rules (or never) has nothing in this layout: everything it should hold is written.
   const before = prev && prev.ws === INDEX_RULES ? indexState(prev) : NOTHING;
   const after = next ? indexState(next) : NOTHING;
   const items = stateChanges(id, before, after);
   const guard = prev ? [noMarker(id)] : [];
+  const record = <T extends EventItem | null>(r: T): T => (r ? { ...r, ws: INDEX_RULES, ...(whole ? { wu: true } : {}) } : r);
   if (items.length + guard.length <= room) {
-    return { items: [...guard, ...items], record: noted, commit: (write) => committed(id, write, async () => {}) };
+    return { items: [...guard, ...items], record, commit: (write) => committed(id, write, async () => {}) };
   }
   const v = next?.v ?? prev!.v + 1;
-  return { items: [markerPut(id, v, before)], record: noted, commit: (write) => committed(id, write, () => applyIndex(id)) };
+  return { items: [markerPut(id, v, before)], record, commit: (write) => committed(id, write, () => applyIndex(id)) };
 }
 
 /**
@@ -119,6 +124,10 @@ async function committed(id: number, write: () => Promise<void>, after: () => Pr
     await write();
   } catch (e) {
     if (e instanceof StoreUnavailable && e.outcomeUnknown) await after();
+    if (isSizeError(e)) {
+      overflowing.add(id);
+      throw new LinkConflict();
+    }
     if (e instanceof LinkConflict || e instanceof VersionConflict) await finishIndex(id, indexState);
     throw e;
   }

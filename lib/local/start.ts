@@ -155,11 +155,22 @@ async function main(): Promise<void> {
     throw new StartError(`Could not build the non-empty counts in "${tableName}": ${(e as Error).message}`);
   }
 
+  // A table whose events were indexed for search by an earlier layout is indexed anew (lib/events/reindex.ts).
+  try {
+    const { reindexEvents, wordIndexCurrent } = await import('../events/reindex.js');
+    if (!await wordIndexCurrent()) {
+      const done = await reindexEvents();
+      if (done) info(`Search index: indexed ${done} event(s) written before its present layout (lib/events/reindex.ts).`);
+    }
+  } catch (e) {
+    throw new StartError(`Could not index the events of "${tableName}" for search: ${(e as Error).message}`);
+  }
+
   server = createLocalServer();
   const actualPort = await listen(server, host, port);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   process.stdout.write(`Calendar API listening on http://${shownHost}:${actualPort}/${NAMESPACE}\n`);
-  // Search index work that a stopped server left unfinished (lib/store/words.ts), now and every ten minutes.
+  // Search index work that a stopped server left unfinished (lib/search/commit.ts), now and every ten minutes.
   void finishIndexWork(true);
   setInterval(() => void finishIndexWork(false), 600_000).unref();
   // The recurring series' horizon job (contract §13), now and daily; regenerations of requests that died, every minute.

@@ -11,6 +11,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '../store/client.js';
 import { pad, postKey } from '../store/keys.js';
 import { transact } from '../store/kit.js';
+import { ItemTooLarge } from '../store/errors.js';
 import { backoff } from '../store/retry.js';
 import { getItem, type Item } from '../store/records.js';
 import { timeLeft } from '../store/scope.js';
@@ -73,16 +74,33 @@ export function chunksOf(items: TransactItem[]): TransactItem[][] {
 
 const DAY_SECONDS = 86_400;
 
+/** Whether a write failed because an item would pass DynamoDB's item size limit (a posting of very many events of one day). */
+export const isSizeError = (e: unknown): boolean =>
+  e instanceof ItemTooLarge || ((e as Error).name === 'ValidationException' && /size/i.test((e as Error).message));
+
+/** A chunk that would make an item pass the size limit: nothing of it was applied (its transaction failed whole). */
+class TooLarge extends Error {}
+
 /** One chunk, sent until it has landed exactly once (true), or the request runs out of time (false). */
 async function sendChunk(items: TransactItem[], guard: TransactItem): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
-    const reasons = await transact([guard, ...items]);
+    const reasons = await transact([guard, ...items]).catch((e: unknown) => {
+      if (isSizeError(e)) throw new TooLarge();
+      throw e;
+    });
     if (!reasons) return true;
+    if (reasons.includes('ValidationError')) throw new TooLarge();
     // The guard failed: the chunk landed before (another finisher, or this request's earlier try).
     if (reasons[0] === 'ConditionalCheckFailed') return true;
     if (timeLeft() < 500) return false;
     await backoff(attempt);
   }
+}
+
+/** From now on the event is held whole (lib/events/words.ts `wu`): its words no longer fit a posting item. */
+async function holdWhole(id: number): Promise<void> {
+  await transact([{ Update: { TableName: table(), Key: postKey(id), UpdateExpression: 'SET wu = :t', ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':t': true } } }]);
 }
 
 /**
@@ -94,15 +112,24 @@ export async function finishIndex(id: number, target: (record: Item | null) => I
   const marker = await getItem(markerKey(id), true);
   if (!marker) return true;
   const v = Number(marker.v);
-  const record = await getItem(postKey(id), true);
-  const items = stateChanges(id, beforeOf(marker), target(record));
   const release: TransactItem = { Delete: { TableName: table(), Key: markerKey(id), ConditionExpression: 'v = :v',
     ExpressionAttributeValues: { ':v': v } } };
-  const chunks = chunksOf(items);
-  if (chunks.length <= 1) return sendChunk(chunks[0] ?? [], release);
   const expires = Math.floor(Date.now() / 1000) + DAY_SECONDS;
-  const landed = await Promise.all(chunks.map((chunk, k) => sendChunk(chunk, { Put: { TableName: table(),
-    Item: { ...tokenKey(id, v, k), expires }, ConditionExpression: 'attribute_not_exists(PK)' } })));
+  const token = (k: number): TransactItem => ({ Put: { TableName: table(), Item: { ...tokenKey(id, v, k), expires },
+    ConditionExpression: 'attribute_not_exists(PK)' } });
+  let chunks: TransactItem[][];
+  try {
+    chunks = chunksOf(stateChanges(id, beforeOf(marker), target(await getItem(postKey(id), true))));
+    if (chunks.length <= 1) return await sendChunk(chunks[0] ?? [], release);
+    // The postings come first in a change, so the first chunk is where an item can grow too large: it lands before the others.
+    if (!await sendChunk(chunks[0]!, token(0))) return false;
+  } catch (e) {
+    if (!(e instanceof TooLarge)) throw e;
+    // Nothing of the change has landed: it is planned again with the event held whole.
+    await holdWhole(id);
+    return finishIndex(id, target);
+  }
+  const landed = await Promise.all(chunks.slice(1).map((chunk, k) => sendChunk(chunk, token(k + 1))));
   if (landed.includes(false)) return false;
   // A failed condition here means another finisher released it first.
   await transact([release]);

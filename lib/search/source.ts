@@ -12,6 +12,7 @@ import type { EventSource } from '../store/event-sources.js';
 import { batchGet, queryAll, type Item } from '../store/records.js';
 import { within, type Bound } from '../time/wall.js';
 import { countPartition, postingPartition, spanPartitionOf } from './changes.js';
+import { NONE_IN_FLIGHT, type InFlight } from './in-flight.js';
 import { countGroupOf, langBit, letterOf, masksOf, parseCountAttribute, parsePosting, restOf, unpack } from './terms.js';
 
 /** Events held whole (more than MAX_TERMS terms, or too many events of a day for a posting item): searches read them from their records. */
@@ -46,7 +47,7 @@ const asBig = (v: unknown): bigint => (typeof v === 'bigint' ? v : typeof v === 
  * The events holding `term` in the text `lang` shows (with `hidden`, also in the text only a password shows: those are
  * not counted, so such a source is read, not counted).
  */
-export function wordSource(term: string, lang: Language, hidden = false): EventSource {
+export function wordSource(term: string, lang: Language, hidden = false, flight: InFlight = NONE_IN_FLIGHT): EventSource {
   const letter = letterOf(term);
   const group = countGroupOf(term);
   const rest = group === null ? '' : restOf(term, group);
@@ -62,7 +63,7 @@ export function wordSource(term: string, lang: Language, hidden = false): EventS
       if (attr[0] !== 'e' || typeof value !== 'string') continue;
       const p = parsePosting(value);
       const [shown, hid] = masksOf(p.tokens, term);
-      if (!(shown & bit) && !(hidden && hid & bit)) continue;
+      if ((!(shown & bit) && !(hidden && hid & bit)) || flight.ids.has(Number(attr.slice(1)))) continue;
       out.push({ id: Number(attr.slice(1)), startUtc: p.startUtc, endUtc: p.endUtc, status: p.status, author: p.author });
     }
     return out.sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
@@ -128,8 +129,9 @@ export function wordSource(term: string, lang: Language, hidden = false): EventS
     prefix: '',
     factual: false,
     queries,
+    // Events whose index change is in flight are counted from their records instead (./in-flight.ts).
     sumDays: group === null || hidden ? undefined : async (firstDay, lastDay, statuses) =>
-      (await daysWith(firstDay, lastDay, statuses)).reduce((sum, [, n]) => sum + n, 0),
+      (await daysWith(firstDay, lastDay, statuses)).reduce((sum, [, n]) => sum + n, 0) - flight.counted(term, lang, statuses, firstDay, lastDay),
     // Pages read the postings of the days the counts name, a page's worth at a time.
     readFrom: group === null || hidden ? undefined : async (lo: Bound, hi: Bound, need: number, accept: (e: EventIndexEntry) => boolean) => {
       const found: EventIndexEntry[] = [];
@@ -160,7 +162,7 @@ export function wordSource(term: string, lang: Language, hidden = false): EventS
       .flatMap((item) => {
         const p = parsePosting(String(item.v));
         const [shown, hid] = masksOf(p.tokens, term);
-        return shown & bit || (hidden && hid & bit)
+        return (shown & bit || (hidden && hid & bit)) && !flight.ids.has(Number(item.id))
           ? [{ id: Number(item.id), startUtc: p.startUtc, endUtc: p.endUtc, status: p.status, author: p.author }] : [];
       }),
   };

@@ -20,6 +20,9 @@ export class LinkConflict extends Error {}
 /** A slug or name guard the write meant to take was taken by another record meanwhile. */
 export class GuardTaken extends LinkConflict {}
 
+/** An item the write changes would pass DynamoDB's item size limit (planned again, the write may choose otherwise). */
+export class ItemTooLarge extends LinkConflict {}
+
 /** The write would need more than the 100 actions one transaction can hold. */
 export class TooManyChanges extends Error {}
 

@@ -11,7 +11,7 @@ import type { PostStatus } from '../model/status.js';
 import { db, table } from './client.js';
 import { changeLogActions, changeLogItems, changesIn, noted, SETTLE_MS, takeNumbers, voidNumbers, type RecordChange } from './changes.js';
 import { foldCounters } from './counters.js';
-import { GuardTaken, LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
+import { GuardTaken, ItemTooLarge, LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
 import { postKey, slugIndexKey, slugKey, termKey, type PostKind, type Taxonomy } from './keys.js';
 import { backoff } from './retry.js';
 import { markCommitted, timeLeft } from './scope.js';
@@ -338,6 +338,7 @@ export async function commit(items: TransactItem[], opts: { ownFirst?: boolean }
   if (!reasons) return;
   if (opts.ownFirst && reasons[0] === 'ConditionalCheckFailed') throw new VersionConflict();
   if (reasons.includes(GUARD_TAKEN)) throw new GuardTaken();
+  if (reasons.includes('ValidationError')) throw new ItemTooLarge();
   throw new LinkConflict();
 }
 
