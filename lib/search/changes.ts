@@ -25,10 +25,10 @@ export function longTier(startUtc: string, endUtc: string): number | null {
 const spanKey = (id: number, w: EventWords, letter: string, tier: number): Key =>
   ({ PK: spanPartitionOf(tier, letter), SK: `${w.startUtc}#${pad(id)}` });
 
-/** An `ADD` of packed counts to one item (numbers past 2^53 travel as bigint). */
-export function countAdd(key: Key, deltas: Map<string, bigint>): TransactItem {
+/** An `ADD` of packed counts to one item. */
+export function countAdd(key: Key, deltas: Map<string, number>): TransactItem {
   const names: Record<string, string> = {};
-  const values: Record<string, bigint> = {};
+  const values: Record<string, number> = {};
   const parts: string[] = [];
   let i = 0;
   for (const [name, delta] of deltas) {
@@ -42,14 +42,14 @@ export function countAdd(key: Key, deltas: Map<string, bigint>): TransactItem {
 }
 
 /** The count increments of an event, by count item key (`<group>\u0000<month>`). */
-function countsByItem(w: EventWords | null, sign: bigint, into: Map<string, Map<string, bigint>>): void {
+function countsByItem(w: EventWords | null, sign: number, into: Map<string, Map<string, number>>): void {
   if (!w) return;
   const month = w.startUtc.slice(0, 7);
   for (const [group, attrs] of countContributions(w)) {
     const k = `${group}\u0000${month}`;
     let deltas = into.get(k);
     if (!deltas) into.set(k, (deltas = new Map()));
-    for (const [name, unit] of attrs) deltas.set(name, (deltas.get(name) ?? 0n) + sign * unit);
+    for (const [name, unit] of attrs) deltas.set(name, (deltas.get(name) ?? 0) + sign * unit);
   }
 }
 
@@ -84,12 +84,12 @@ export function indexChanges(id: number, before: EventWords | null, after: Event
     if (oldSpan && !same) spans.push({ Delete: { TableName: table(), Key: oldSpan } });
     if (newSpan && !(same && was === now)) spans.push({ Put: { TableName: table(), Item: { ...newSpan, id, v: now! } } });
   }
-  const moves = new Map<string, Map<string, bigint>>();
-  countsByItem(before, -1n, moves);
-  countsByItem(after, 1n, moves);
+  const moves = new Map<string, Map<string, number>>();
+  countsByItem(before, -1, moves);
+  countsByItem(after, 1, moves);
   const counts: TransactItem[] = [];
   for (const k of [...moves.keys()].sort()) {
-    const deltas = new Map([...moves.get(k)!].filter(([, d]) => d !== 0n));
+    const deltas = new Map([...moves.get(k)!].filter(([, d]) => d !== 0));
     if (deltas.size === 0) continue;
     const [group, month] = k.split('\u0000');
     counts.push(countAdd({ PK: countPartition(group!), SK: month! }, deltas));

@@ -13,7 +13,7 @@ import { batchGet, queryAll, type Item } from '../store/records.js';
 import { within, type Bound } from '../time/wall.js';
 import { countPartition, postingPartition, spanPartitionOf } from './changes.js';
 import { NONE_IN_FLIGHT, type InFlight } from './in-flight.js';
-import { countGroupOf, langBit, letterOf, masksOf, parseCountAttribute, parsePosting, restOf, unpack } from './terms.js';
+import { countGroupOf, DAYS_PER_NUMBER, langBit, letterOf, masksOf, parseCountAttribute, parsePosting, restOf, unpack } from './terms.js';
 
 /** Events held whole (more than MAX_TERMS terms, or too many events of a day for a posting item): searches read them from their records. */
 export const UNINDEXED_PARTITION = 'WX';
@@ -40,8 +40,6 @@ const monthsBetween = (from: string, to: string): string[] => {
   }
   return out;
 };
-
-const asBig = (v: unknown): bigint => (typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : 0n);
 
 /**
  * The events holding `term` in the text `lang` shows (with `hidden`, also in the text only a password shows: those are
@@ -88,8 +86,8 @@ export function wordSource(term: string, lang: Language, hidden = false, flight:
     if (!item) return days;
     for (const [attr, value] of Object.entries(item)) {
       const a = parseCountAttribute(attr);
-      if (!a || a.rest !== rest || !(a.shown & bit) || !codes.has(a.status)) continue;
-      unpack(asBig(value)).forEach((n, i) => { days[a.n * 8 + i] += n; });
+      if (!a || a.rest !== rest || !(a.shown & bit) || !codes.has(a.status) || typeof value !== 'number') continue;
+      unpack(value).forEach((n, i) => { days[a.n * DAYS_PER_NUMBER + i] += n; });
     }
     return days;
   };

@@ -9,8 +9,10 @@
  *   event is a prefix of a token, and its languages are the union of the tokens it begins.
  * - A **count** attribute, in the item of a term's count group and the month of the event's start, is
  *   `<status><shown mask><rest of the term>|<n>`: the events of that status showing the term in exactly those languages
- *   on each day, packed four decimal digits a day into four numbers (n = 0…3: days 1–8, 9–16, 17–24, 25–31), so one
- *   attribute of a few bytes says on which days a term has events and how many.
+ *   on each day, packed four decimal digits a day into eight numbers (n = 0…7: days 1–4, 5–8, …, 29–31), so one
+ *   attribute of a few bytes says on which days a term has events and how many. A number stays below 2^53 (exact in
+ *   JavaScript) because a day's count of one term is bounded by its letter's posting item of that day: at most some
+ *   8,000 entries fit in DynamoDB's 400 KB before the event is held whole instead.
  */
 import { LANGUAGES, type Language } from '../model/language.js';
 import { statusCode } from '../store/event-counts.js';
@@ -51,18 +53,21 @@ export const restOf = (term: string, group: string): string => (group === '' ? t
 /** The count attribute of a term's events of `status` showing it in `shown`, packed number `n`. */
 export const countAttribute = (status: string, shown: number, rest: string, n: number): string => `${statusCode(status)}${shown}${rest}|${n}`;
 
+/** Days per packed number. */
+export const DAYS_PER_NUMBER = 4;
+
 /** The packed number and its increment of an event starting on day `dd` (1–31) of its month. */
-export function dayDelta(dd: number): { n: number; unit: bigint } {
-  return { n: Math.floor((dd - 1) / 8), unit: 10n ** BigInt(4 * ((dd - 1) % 8)) };
+export function dayDelta(dd: number): { n: number; unit: number } {
+  return { n: Math.floor((dd - 1) / DAYS_PER_NUMBER), unit: 10_000 ** ((dd - 1) % DAYS_PER_NUMBER) };
 }
 
 /** The events a packed number counts on each of its days (index 0: its first day). */
-export function unpack(value: bigint): number[] {
+export function unpack(value: number): number[] {
   const days: number[] = [];
   let v = value;
-  for (let i = 0; i < 8; i++) {
-    days.push(Number(v % 10_000n));
-    v /= 10_000n;
+  for (let i = 0; i < DAYS_PER_NUMBER; i++) {
+    days.push(v % 10_000);
+    v = Math.floor(v / 10_000);
   }
   return days;
 }
@@ -156,9 +161,9 @@ export function wordsOfPostings(values: Map<string, string>): EventWords | null 
 }
 
 /** The count attributes an event contributes to, by count group: attribute → increment. */
-export function countContributions(w: EventWords): Map<string, Map<string, bigint>> {
+export function countContributions(w: EventWords): Map<string, Map<string, number>> {
   const { n, unit } = dayDelta(Number(w.startUtc.slice(8, 10)));
-  const groups = new Map<string, Map<string, bigint>>();
+  const groups = new Map<string, Map<string, number>>();
   for (const [term, [shown]] of w.terms) {
     if (shown === 0) continue;
     const group = countGroupOf(term);

@@ -31,15 +31,6 @@ function record(command: string, output: Record<string, unknown>): void {
   }
 }
 
-/**
- * Numbers as JavaScript numbers, except integers past 2^53, which come back as bigint rather than rounded (the word
- * index packs its day counts into such numbers: lib/search/terms.ts).
- */
-export function exactNumber(value: string): number | bigint {
-  const n = Number(value);
-  return Number.isSafeInteger(n) || !/^-?\d+$/.test(value) ? n : BigInt(value);
-}
-
 let client: DynamoDBDocumentClient | null = null;
 
 export function db(): DynamoDBDocumentClient {
@@ -52,7 +43,6 @@ export function db(): DynamoDBDocumentClient {
   }));
   const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false },
-    unmarshallOptions: { wrapNumbers: exactNumber },
   });
   doc.middlewareStack.add(
     (next, context) => async (args) => {

@@ -653,7 +653,7 @@ export class WordIndexBuilder {
   }
 }
 
-/** One TransactItem applied to items kept in memory: Puts, and Updates of SET and ADD (numbers and bigints). */
+/** One TransactItem applied to items kept in memory: Puts, and Updates of SET, REMOVE and ADD of numbers. */
 export function applyInMemory(items: Map<string, Item>, t: TransactItem): void {
   if (t.Put) {
     const item = t.Put.Item as Item;
@@ -669,7 +669,6 @@ export function applyInMemory(items: Map<string, Item>, t: TransactItem): void {
   for (const c of parseUpdateExpression(u.UpdateExpression!, u.ExpressionAttributeNames, u.ExpressionAttributeValues as Record<string, unknown>)) {
     if (c.action === 'SET') item[c.attribute] = c.value;
     else if (c.action === 'REMOVE') delete item[c.attribute];
-    else if (c.action === 'ADD' && typeof c.value === 'bigint') item[c.attribute] = BigInt((item[c.attribute] as number | bigint | undefined) ?? 0) + c.value;
     else if (c.action === 'ADD' && typeof c.value === 'number') item[c.attribute] = ((item[c.attribute] as number | undefined) ?? 0) + c.value;
     else throw new UnsupportedUpdate(`seed: cannot apply ${c.action} of ${typeof c.value} in memory`);
   }
