@@ -4,6 +4,7 @@
  */
 import type { ColdStartResult } from './coldstart.js';
 import type { ScaleResult } from './scale.js';
+import type { WriteScenarioResult } from './writes.js';
 import type { ScenarioResult } from './scenarios.js';
 import type { WarmResult } from './warm.js';
 
@@ -299,6 +300,12 @@ export function renderMarkdown(r: BenchResult): string {
     out.push('');
     out.push(table(['#', 'call', 'commands'], s.scenarios.map((x) => [x.id, x.title, commandsText(x.commands)])));
     out.push('');
+    if (s.writes?.length) {
+      out.push(`Writes at N = ${num(s.n)} (writes.ts; medians; write units as DynamoDB charges them for the items written, from their sizes):`);
+      out.push('');
+      out.push(renderWriteScenarios(s.writes));
+      out.push('');
+    }
   }
 
   if (r.scales.some((s) => s.baseline.length)) {
@@ -364,3 +371,11 @@ export function renderMarkdown(r: BenchResult): string {
   out.push('');
   return out.join('\n');
 }
+
+/** A Markdown table of write scenarios. */
+export function renderWriteScenarios(rows: (WriteScenarioResult & { n?: number })[]): string {
+  return ['| # | call | N | requests | rounds | transactions | items written | write units | handler p50 ms | p90 |', '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((s) => `| ${s.id} | ${s.title} | ${s.n ?? ''} | ${s.requests} | ${s.rounds} | ${s.transactions} | ${s.actions} | ${s.writeUnits} | `
+      + `${s.handlerMs.p50.toFixed(0)} | ${s.handlerMs.p90.toFixed(0)} |`)].join('\n');
+}
+

@@ -28,6 +28,7 @@ export const FULL_LINKED: LinkedCounts = { venues: 200, organizers: 300, categor
 export const QUICK_LINKED: LinkedCounts = { venues: 20, organizers: 30, categories: 50, tags: 30 };
 import type { WarmOptions, WarmResult } from './warm.js';
 import type { ListsOptions, ListsResult } from './lists.js';
+import type { WritesOptions, WritesResult } from './writes.js';
 
 const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const self = fileURLToPath(import.meta.url);
@@ -51,6 +52,10 @@ export interface CliOptions {
   only: string[] | null;
   /** Only the calendar pages (pages.ts). */
   pages: boolean;
+  /** Only seeding through the API and the write scenarios (writes.ts), of the checkout at `root` (default: this one). */
+  writes: boolean;
+  root: string;
+  samples: number;
 }
 
 class UsageError extends Error {}
@@ -70,8 +75,11 @@ export function parseArgs(argv: string[]): CliOptions {
     recurring: 0,
     only: null,
     pages: argv.includes('--pages'),
+    writes: argv.includes('--writes'),
+    root,
+    samples: quick ? 5 : 30,
   };
-  if (o.pages) o.ns = [2_000];
+  if (o.pages || o.writes) o.ns = [2_000];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -84,7 +92,9 @@ export function parseArgs(argv: string[]): CliOptions {
       if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive integer, not "${v}"`);
       return n;
     };
-    if (a === '--quick' || a === '--lists' || a === '--pages') continue;
+    if (a === '--quick' || a === '--lists' || a === '--pages' || a === '--writes') continue;
+    else if (a === '--root') o.root = resolve(value());
+    else if (a === '--samples') o.samples = int(value(), '--samples');
     else if (a === '--per-kind') o.lists = value().split(',').map((v) => int(v.trim(), '--per-kind'));
     else if (a === '--n') o.ns = value().split(',').map((v) => int(v.trim(), '--n'));
     else if (a === '--out') o.out = value();
@@ -99,7 +109,7 @@ export function parseArgs(argv: string[]): CliOptions {
       o.recurring = Number(value());
       if (!(o.recurring > 0 && o.recurring < 1)) throw new UsageError('--recurring takes a share between 0 and 1, e.g. 0.2');
     }
-    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2] [--only 14a,14b] [--pages]');
+    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2] [--only 14a,14b] [--pages] [--writes [--root DIR] [--samples N]]');
     else throw new UsageError(`unknown option ${a} (see --help)`);
   }
   for (const s of o.skip) if (!['coldstart', 'warm', 'baseline'].includes(s)) throw new UsageError(`--skip takes coldstart, warm, baseline; not "${s}"`);
@@ -128,7 +138,7 @@ function machine(): Machine {
 }
 
 /** Runs this file as a worker process (its own module state and environment); resolves its JSON result. */
-async function worker<T>(kind: 'scale' | 'warm' | 'lists', config: unknown): Promise<T> {
+async function worker<T>(kind: 'scale' | 'warm' | 'lists' | 'writes', config: unknown): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'calendar-bench-'));
   try {
     const input = join(dir, 'config.json');
@@ -158,6 +168,9 @@ async function runWorker(kind: string, input: string, output: string): Promise<v
   } else if (kind === 'lists') {
     const { runLists } = await import('./lists.js');
     result = await runLists({ ...(config as ListsOptions), log });
+  } else if (kind === 'writes') {
+    const { runWrites } = await import('./writes.js');
+    result = await runWrites({ ...(config as WritesOptions), log });
   } else throw new UsageError(`unknown worker ${kind}`);
   writeFileSync(output, JSON.stringify(result));
 }
@@ -169,6 +182,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(0); // the handlers' keep-alive sockets would otherwise hold the worker open
   }
   const o = parseArgs(argv);
+  if (o.writes) return runWritesMode(o);
   if (o.lists) return runListsMode(o);
   if (o.pages) return runPagesMode(o);
   const t0 = performance.now();
@@ -266,6 +280,33 @@ async function runPagesMode(o: CliOptions): Promise<void> {
   writeFileSync(`${base}.md`, `# Calendar pages (${new Date().toISOString().slice(0, 10)})\n\n${sections.join('\n')}`);
   log(`report: ${relative(process.cwd(), `${base}.md`)} (${Math.round((performance.now() - t0) / 1000)} s)`);
 }
+
+/** `--writes`: for each N, a fresh table seeded through POST /events only, then the write scenarios (writes.ts). */
+async function runWritesMode(o: CliOptions): Promise<void> {
+  const t0 = performance.now();
+  const results: WritesResult[] = [];
+  await withDynamoDb(o, async (endpoint) => {
+    for (const n of o.ns) {
+      results.push(await worker<WritesResult>('writes', {
+        root: o.root, endpoint, table: `bench-writes-${n}-${Date.now().toString(36)}`, n, concurrency: 8, seed: o.seed, samples: o.samples,
+      } satisfies Omit<WritesOptions, 'log'>));
+    }
+  });
+  const { renderWriteScenarios } = await import('./report.js');
+  const out = resolve(root, o.out);
+  mkdirSync(out, { recursive: true });
+  const base = join(out, 'bench-writes');
+  const lines = results.map((r) => [`## ${num(r.n)} events seeded through POST /events (${relative(root, r.root) || 'this checkout'})`, '',
+    `${r.seeding.eventsPerSecond.toFixed(1)} events/s (${(r.seeding.ms / 1000).toFixed(1)} s); per event: ${r.seeding.requestsPerEvent.toFixed(1)} DynamoDB requests, `
+      + `${r.seeding.transactionsPerEvent.toFixed(1)} transactions, ${r.seeding.actionsPerEvent.toFixed(0)} items written, `
+      + `${r.seeding.writeUnitsPerEvent.toFixed(0)} write units, ${r.seeding.storedItemsPerEvent.toFixed(1)} stored items.`, '',
+    renderWriteScenarios(r.scenarios.map((s) => ({ ...s, n: r.n }))), ''].join('\n'));
+  writeFileSync(`${base}.json`, `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), results }, null, 2)}\n`);
+  writeFileSync(`${base}.md`, `# Writes (${new Date().toISOString().slice(0, 10)})\n\n${lines.join('\n')}`);
+  log(`report: ${relative(process.cwd(), `${base}.md`)} (${Math.round((performance.now() - t0) / 1000)} s)`);
+}
+
+const num = (n: number): string => n.toLocaleString('en-US');
 
 /** `--lists`: only the list scenarios, each size of linked records in a fresh table (no events, no cold start). */
 async function runListsMode(o: CliOptions): Promise<void> {

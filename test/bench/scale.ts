@@ -12,6 +12,7 @@ import type { BaselineResult } from './baseline.js';
 import type { ScenarioResult, ScenarioTargets } from './scenarios.js';
 import type { LinkedCounts, SeedEventsResult } from './seed.js';
 import type { PageResult } from './pages.js';
+import type { WriteScenarioResult } from './writes.js';
 import type { LambdaHandler } from '../../lib/local/server.js';
 import { distanceKm } from '../../lib/geo/distance.js';
 import { CITY_CENTRES } from './seed.js';
@@ -51,6 +52,8 @@ export interface ScaleResult {
   baseline: BaselineResult[];
   /** With `pages`: the calendar pages (pages.ts). */
   pages?: PageResult[];
+  /** The write scenarios W1–W3 (writes.ts). */
+  writes?: WriteScenarioResult[];
   ms: number;
 }
 
@@ -106,11 +109,19 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
 
   // The real handlers, as the local server loads them, but with a Lambda deadline far beyond API Gateway's 30 s: on
   // DynamoDB Local a large list can take longer, and its cost is still worth reporting (the report flags such calls).
+  let lastHandlerMs = 0;
   const server: Server = createLocalServer({
     requestLog: () => undefined,
     loadHandler: async (group) => {
       const { handler } = (await import(`../../functions/${group}.js`)) as { handler: LambdaHandler };
-      return (event, context) => handler(event, { ...context, getRemainingTimeInMillis: () => LAMBDA_DEADLINE_MS });
+      return async (event, context) => {
+        const started = performance.now();
+        try {
+          return await handler(event, { ...context, getRemainingTimeInMillis: () => LAMBDA_DEADLINE_MS });
+        } finally {
+          lastHandlerMs = performance.now() - started;
+        }
+      };
     },
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
@@ -176,6 +187,17 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
     }
     recorder.uninstall();
 
+    let writes: WriteScenarioResult[] | undefined;
+    if (!o.only || o.only.some((id) => /^W\d$/.test(id))) {
+      const wr = await import('./writes.js');
+      const probe = new wr.WriteProbe(store);
+      writes = (await wr.measureWriteScenarios(http, sc.API_PATH, tokens[0]!, probe, o.table, () => lastHandlerMs,
+        { venue: p.venues[3], organizers: p.organizers.slice(5, 7), categories: p.categories.slice(2, 5), tags: p.tags.slice(7, 9) },
+        o.writeBounds.maxCount)).filter((w) => !o.only || o.only.includes(w.id));
+      probe.uninstall();
+      for (const w of writes) log(`N=${o.n}: scenario ${w.id} ${w.title}: ${wr.describeWrite(w)}`);
+    }
+
     let pages: PageResult[] | undefined;
     if (o.pages) {
       const pg = await import('./pages.js');
@@ -213,6 +235,7 @@ export async function runScale(o: ScaleOptions): Promise<ScaleResult> {
       skew: { topCategoryShare: top(perCategory), topVenueShare: top(perVenue), topTagShare: top(perTag) },
       targets: publicTargets,
       scenarios,
+      ...(writes ? { writes } : {}),
       baseline,
       ...(pages ? { pages } : {}),
       ms: performance.now() - t0,

@@ -286,11 +286,13 @@ export interface GeneratedEvent {
   duration: DurationClass;
 }
 
-function words(rng: Rng, count: number): string {
+/** `count` words of the seeded vocabulary. */
+export function words(rng: Rng, count: number): string {
   return Array.from({ length: count }, () => rng.pick(WORDS)).join(' ');
 }
 
-function paragraphText(rng: Rng, minChars: number, maxChars: number): string {
+/** Paragraphs of the seeded vocabulary, between `minChars` and about `maxChars` characters. */
+export function paragraphText(rng: Rng, minChars: number, maxChars: number): string {
   const target = rng.range(minChars, maxChars);
   const paras: string[] = [];
   let len = 0;
