@@ -21,6 +21,8 @@ export interface Config {
   rsvpRateLimit: number;
   /** The default currency of tickets (ISO 4217). */
   currency: string;
+  /** Imports may fetch from loopback, private and unique-local addresses (contract §20); the stack never sets it. */
+  importAllowPrivate: boolean;
   jwt: { secret: string | null; issuer: string | null; audience: string | null; jwksUrl: string | null };
 }
 
@@ -37,6 +39,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     geolocUnit: env.CALENDAR_GEOLOC_UNIT?.trim().toLowerCase() === 'km' ? 'km' : 'mi',
     rsvpRateLimit: wholeNumber(env.CALENDAR_RSVP_RATE_LIMIT, 0, 1_000_000, 10),
     currency: /^[A-Z]{3}$/.test(env.CALENDAR_CURRENCY ?? '') ? env.CALENDAR_CURRENCY! : 'USD',
+    importAllowPrivate: env.CALENDAR_IMPORT_ALLOW_PRIVATE === '1',
     jwt: {
       // RS256 via JWKS when an issuer is configured (Cognito); HS256 with the shared secret otherwise. The development
       // secret is never used inside Lambda: a deployment without an issuer or a secret accepts no token at all.
