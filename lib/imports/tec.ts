@@ -103,7 +103,8 @@ export async function readTecSource(source: TecSource, options: TecReadOptions):
     try {
       read.events.push(mapEvent(record));
     } catch (error) {
-      read.errors.push({ uid: isObject(record) && isId(record.id) ? String(record.id) : '', message: error instanceof Error ? error.message : String(error) });
+      const uid = isObject(record) && isId(record.id) ? String(record.id) : '';
+      read.errors.push({ uid, message: error instanceof Error ? error.message : String(error) });
     }
   }
   return read;
@@ -155,7 +156,8 @@ async function readPage(url: string, pageNumber: number, fetch: SourceFetcher, c
   const said = isObject(body) && typeof body.message === 'string' ? `: ${body.message.slice(0, 200)}` : '';
   if (answer.status === 404 && pageNumber > 1 && isObject(body) && body.code === 'event-archive-page-not-found') return null;
   if (answer.status === 401 || answer.status === 403) {
-    throw new Error(`the source refused to list its events (HTTP ${answer.status}${said})${credentials ? ': check the username and application password' : ''}`);
+    const hint = credentials ? ': check the username and application password' : '';
+    throw new Error(`the source refused to list its events (HTTP ${answer.status}${said})${hint}`);
   }
   if (answer.status < 200 || answer.status > 299) throw new Error(`the source answered HTTP ${answer.status} to ${url}${said}`);
   if (body === undefined) throw new Error(`${NOT_THE_API}: its answer is not JSON (${answer.contentType || 'no content type'})`);
@@ -232,7 +234,7 @@ const termNames = (v: unknown): string[] =>
  * A listed event as a source event; throws what is wrong with a malformed one. Fields the source leaves empty are
  * absent. A password-protected event shows null where its booleans are (reference §11.3): it is `removed`.
  */
-export function mapEvent(record: unknown): SourceEvent {
+function mapEvent(record: unknown): SourceEvent {
   if (!isObject(record) || !isId(record.id)) throw new Error('a listed event without a positive integer id');
   const title = text(record.title);
   if (!title) throw new Error('the event has no title');
@@ -273,7 +275,8 @@ export function mapEvent(record: unknown): SourceEvent {
 function sourceEvent(key: string, fields: SourceFields, startUtc: string, endUtc: string, removed?: 'protected'): SourceEvent {
   const hashed = { removed: removed ?? null, fields, startUtc, endUtc };
   // Keys sorted at every level, so the hash depends on the content only.
-  const canonical = JSON.stringify(hashed, (_key, v: unknown) => (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+  const canonical = JSON.stringify(hashed, (_key, v: unknown) =>
+    (isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
   const hash = createHash('sha256').update(canonical).digest('hex');
   return { key, ...(removed ? { removed } : {}), hash, fields, overrides: [], startUtc, endUtc };
 }
