@@ -95,4 +95,9 @@ export interface SourceError {
 export interface SourceRead {
   events: SourceEvent[];
   errors: SourceError[];
+  /**
+   * The source had more events than the run's limit: only the first ones in start order were read (and an error
+   * says so), so an event the source no longer seems to list may just be beyond them.
+   */
+  truncated?: boolean;
 }
