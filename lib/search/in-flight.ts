@@ -12,7 +12,7 @@ import { postKey } from '../store/keys.js';
 import { batchGet, queryAll, type Item } from '../store/records.js';
 import { beforeOf, chunksOf, MARKERS, stateChanges, type IndexState } from './commit.js';
 import { countPartition } from './changes.js';
-import { countGroupOf, langBit, type EventWords } from './terms.js';
+import { countGroupOf, countSortKey, langBit, type EventWords } from './terms.js';
 
 export interface InFlight {
   /** Events whose index is being brought up to date: their index entries are left out and their records checked. */
@@ -29,7 +29,7 @@ export const NONE_IN_FLIGHT: InFlight = { ids: new Set(), records: [], counted: 
 interface Flight {
   before: EventWords | null;
   after: EventWords | null;
-  landed: (pk: string, month: string) => boolean;
+  landed: (pk: string, sk: string) => boolean;
 }
 
 const countedIn = (w: EventWords | null, term: string, bit: number, codes: Set<string>, firstDay: string, lastDay: string): number => {
@@ -62,7 +62,7 @@ export async function readInFlight(target: (record: Item | null) => IndexState):
         if (key) landed.set(`${key.PK}\u0000${key.SK}`, tokens.has(String(k)));
       }
     });
-    return { before: before.words, after: after.words, landed: (pk, month) => landed.get(`${pk}\u0000${month}`) ?? false };
+    return { before: before.words, after: after.words, landed: (pk, sk) => landed.get(`${pk}\u0000${sk}`) ?? false };
   }));
   return {
     ids: new Set(ids),
@@ -76,8 +76,9 @@ export async function readInFlight(target: (record: Item | null) => IndexState):
       let n = 0;
       for (const f of flights) {
         // An item that has not moved yet still counts the event as it was; one that has, as it is now.
-        if (f.before && !f.landed(pk, f.before.startUtc.slice(0, 7))) n += countedIn(f.before, term, bit, codes, firstDay, lastDay);
-        if (f.after && f.landed(pk, f.after.startUtc.slice(0, 7))) n += countedIn(f.after, term, bit, codes, firstDay, lastDay);
+        const sk = (w: EventWords) => countSortKey(w.status, w.startUtc.slice(0, 7));
+        if (f.before && !f.landed(pk, sk(f.before))) n += countedIn(f.before, term, bit, codes, firstDay, lastDay);
+        if (f.after && f.landed(pk, sk(f.after))) n += countedIn(f.after, term, bit, codes, firstDay, lastDay);
       }
       return n;
     },
