@@ -13,7 +13,7 @@ import { batchGet, queryAll, type Item } from '../store/records.js';
 import { within, type Bound } from '../time/wall.js';
 import { countPartition, postingPartition, spanPartitionOf } from './changes.js';
 import { NONE_IN_FLIGHT, type InFlight } from './in-flight.js';
-import { countGroupOf, countSortKey, DAYS_PER_NUMBER, langBit, letterOf, masksOf, parseCountAttribute, parsePosting, restOf, unpack } from './terms.js';
+import { attributeCounts, countGroupOf, countSortKey, DAYS_PER_NUMBER, langBit, letterOf, masksOf, parseCountAttribute, parsePosting, unpack } from './terms.js';
 
 /** Events held whole (more than MAX_TERMS terms, or too many events of a day for a posting item): searches read them from their records. */
 export const UNINDEXED_PARTITION = 'WX';
@@ -50,7 +50,6 @@ const monthsBetween = (from: string, to: string): string[] => {
 export function wordSource(term: string, lang: Language, hidden = false, flight: InFlight = NONE_IN_FLIGHT): EventSource {
   const letter = letterOf(term);
   const group = countGroupOf(term);
-  const rest = group === null ? '' : restOf(term, group);
   const bit = langBit(lang);
   const pk = postingPartition(letter);
   const countsPk = countPartition(group ?? '');
@@ -90,7 +89,7 @@ export function wordSource(term: string, lang: Language, hidden = false, flight:
     for (const item of items) {
       for (const [attr, value] of Object.entries(item)) {
         const a = parseCountAttribute(attr);
-        if (!a || a.rest !== rest || !(a.shown & bit) || !codes.has(a.status) || typeof value !== 'number') continue;
+        if (!a || !(a.shown & bit) || !codes.has(a.status) || typeof value !== 'number' || !attributeCounts(a, group!, term)) continue;
         unpack(value).forEach((n, i) => { days[a.n * DAYS_PER_NUMBER + i] += n; });
       }
     }
