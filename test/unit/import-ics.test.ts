@@ -366,13 +366,28 @@ describe('series', () => {
 
   test('lines the service refuses fail the event with its message', () => {
     const r = read(calendar(vevent('x', 'DTSTART:20260302T100000Z', 'RRULE:FREQ=DAILY;COUNT=3', 'RRULE:FREQ=WEEKLY'),
-      vevent('y', 'DTSTART:20260302T100000Z', 'RRULE:FREQ=DAILY;COUNT=3', 'EXDATE:20260302T100000Z'),
+      vevent('y', 'DTSTART:20260302T100000Z', 'RRULE:FREQ=HOURLY;COUNT=3000'),
       vevent('z', 'DTSTART:20260302T100000Z', 'RRULE:FREQ=DAILY;COUNT=3', 'EXRULE:FREQ=WEEKLY')));
     expect(r.errors).toEqual([
       { uid: 'x', message: 'more than one RRULE (RFC 5545 allows one)' },
-      { uid: 'y', message: expect.stringMatching(/excludes the first occurrence/) },
+      { uid: 'y', message: expect.stringMatching(/more than 1000 occurrences within the horizon/) },
       { uid: 'z', message: expect.stringMatching(/EXRULE/) },
     ]);
+  });
+
+  test('an EXDATE of the first occurrence (Google\'s deleted first occurrence) moves the series to the next one', () => {
+    const r = read(calendar(
+      vevent('count', 'DTSTART;TZID=Europe/Berlin:20260302T180000', 'DTEND;TZID=Europe/Berlin:20260302T190000', 'RRULE:FREQ=WEEKLY;COUNT=4',
+        'EXDATE;TZID=Europe/Berlin:20260302T180000,20260309T180000', 'EXDATE;TZID=Europe/Berlin:20260323T180000'),
+      vevent('day', 'DTSTART;VALUE=DATE:20260302', 'RRULE:FREQ=DAILY;UNTIL=20260305', 'EXDATE;VALUE=DATE:20260302'),
+      vevent('all', 'DTSTART:20260302T100000Z', 'RRULE:FREQ=DAILY;COUNT=2', 'EXDATE:20260302T100000Z,20260303T100000Z'),
+    ));
+    expect(byKey(r, 'uid:count').fields).toMatchObject({ start_date: '2026-03-16 18:00:00', end_date: '2026-03-16 19:00:00',
+      recurrence: ['RRULE:FREQ=WEEKLY;COUNT=2', 'EXDATE:20260309T170000Z,20260323T170000Z'] });
+    expect([byKey(r, 'uid:count').startUtc, byKey(r, 'uid:count').endUtc]).toEqual(['2026-03-16 17:00:00', '2026-03-16 18:00:00']);
+    expect(byKey(r, 'uid:day').fields).toMatchObject({ start_date: '2026-03-03 00:00:00', end_date: '2026-03-03 23:59:59',
+      recurrence: ['RRULE:FREQ=DAILY;UNTIL=20260305'] });
+    expect(r.errors).toEqual([{ uid: 'all', message: 'EXDATE excludes every occurrence' }]);
   });
 });
 

@@ -3,13 +3,13 @@
  * RECURRENCE-ID VEVENTs as occurrence edits, and the UTC span it covers.
  */
 import type ICAL from 'ical.js';
-import type { RecurrenceLine, SeriesTiming } from '../../events/recurrence.js';
+import type { SeriesTiming } from '../../events/recurrence.js';
 import { wallClockIn, wallToUtc, type Wall } from '../../time/format.js';
 import { utcDateOf, utcWallOf, wallParts } from '../../time/wall.js';
 import type { SourceFields, SourceOverride } from '../source.js';
 import { addDays, dayOf, EventError, eventZone, instantOf, rawTime, type RawTime, type TimeContext, wallIn } from './dates.js';
 import { textFields } from './fields.js';
-import { horizonEnd, type Horizon, recurrenceLines, repeats } from './series.js';
+import { type Evaluator, horizonEnd, type Horizon, moveExcludedStart, type Occurrences, recurrenceLines, repeats } from './series.js';
 
 export const OPEN_END = '9999-12-31 23:59:59';
 
@@ -72,17 +72,27 @@ export function removal(component: ICAL.Component): 'private' | 'cancelled' | un
   return upper(component, 'status') === 'CANCELLED' ? 'cancelled' : undefined;
 }
 
-/** The fields of a master VEVENT, its series timing, and its recurrence when it repeats. */
-export function masterFields(component: ICAL.Component, ctx: TimeContext): { fields: SourceFields; dates: Dates; lines: RecurrenceLine[] } {
+/**
+ * The fields of a master VEVENT and its occurrences up to the horizon: its recurrence when it repeats (starting at its
+ * first occurrence that EXDATE leaves), evaluated as the service will evaluate it.
+ */
+export function masterFields(component: ICAL.Component, ctx: TimeContext, evaluator: Evaluator): { fields: SourceFields; occurrences: Occurrences } {
   const series = repeats(component);
   const dates = readDates(component, ctx, series);
   if (dates.end < dates.start) throw new EventError('the event ends before it starts');
   const { title, description = '', ...rest } = textFields(component);
   if (title === undefined) throw new EventError('missing SUMMARY');
   const fields: SourceFields = { title, description, start_date: dates.start, end_date: dates.end, all_day: dates.allDay, timezone: dates.tz, ...rest };
-  const lines = series ? recurrenceLines(component, dates, ctx) : [];
-  if (series) fields.recurrence = lines.map((l) => l.text);
-  return { fields, dates, lines };
+  if (!series) return { fields, occurrences: { starts: [dates.start], open: false } };
+  let lines = recurrenceLines(component, dates, ctx);
+  const moved = moveExcludedStart(lines, dates, evaluator);
+  if (moved) {
+    lines = moved.lines;
+    Object.assign(fields, { start_date: moved.start, end_date: later(fields, moved.start) });
+  }
+  fields.recurrence = lines.map((l) => l.text);
+  const occurrences = evaluator.expand(lines, { ...dates, start: fields.start_date }) ?? { open: true };
+  return { fields, occurrences };
 }
 
 const EDITABLE = ['title', 'description', 'venue', 'organizer', 'categories', 'website'] as const;
@@ -103,7 +113,7 @@ export function override(component: ICAL.Component, series: SourceFields, ctx: T
     if (component.hasProperty('dtstart')) {
       const dates = readDates(component, ctx, false, tz);
       if (dates.end < dates.start) throw new EventError('an occurrence ends before it starts');
-      if (dates.start !== recurrenceId || dates.end !== moved(series, recurrenceId) || dates.allDay !== series.all_day) {
+      if (dates.start !== recurrenceId || dates.end !== later(series, recurrenceId) || dates.allDay !== series.all_day) {
         Object.assign(fields, { start_date: dates.start, end_date: dates.end, all_day: dates.allDay });
       }
     }
@@ -112,22 +122,22 @@ export function override(component: ICAL.Component, series: SourceFields, ctx: T
 }
 
 /** The end of the occurrence starting at `start`: the series' length later, in wall time. */
-const moved = (series: SourceFields, start: Wall): Wall =>
+const later = (series: SourceFields, start: Wall): Wall =>
   utcWallOf(new Date(wallMs(start) + wallMs(series.end_date) - wallMs(series.start_date)));
 
 /** The UTC end of an event's last occurrence (or edit), OPEN_END when it runs on past the horizon. */
-export function lastEnd(fields: SourceFields, overrides: SourceOverride[], occurrences: { starts?: Wall[]; open: boolean }): string {
+export function lastEnd(fields: SourceFields, overrides: SourceOverride[], occurrences: Occurrences): string {
   if (occurrences.open) return OPEN_END;
   const last = occurrences.starts?.at(-1) ?? fields.start_date;
-  const ends = [moved(fields, last), ...overrides.flatMap((o) => (!o.removed && o.fields.end_date ? [o.fields.end_date] : []))];
+  const ends = [later(fields, last), ...overrides.flatMap((o) => (!o.removed && o.fields.end_date ? [o.fields.end_date] : []))];
   return ends.map((end) => wallToUtc(end, fields.timezone)).sort().at(-1)!;
 }
 
 /** The UTC spans an event covers: each occurrence up to the horizon, each edit, and beyond the horizon when it runs on. */
-export function spans(fields: SourceFields, overrides: SourceOverride[], occurrences: { starts?: Wall[]; open: boolean }, horizon: Horizon): [string, string][] {
+export function spans(fields: SourceFields, overrides: SourceOverride[], occurrences: Occurrences, horizon: Horizon): [string, string][] {
   const tz = fields.timezone;
   const span = (start: Wall, end: Wall): [string, string] => [wallToUtc(start, tz), wallToUtc(end, tz)];
-  const list = (occurrences.starts ?? [fields.start_date]).map((s) => span(s, moved(fields, s)));
+  const list = (occurrences.starts ?? [fields.start_date]).map((s) => span(s, later(fields, s)));
   for (const o of overrides) if (!o.removed && o.fields.start_date && o.fields.end_date) list.push(span(o.fields.start_date, o.fields.end_date));
   if (occurrences.open) list.push([wallToUtc(horizonEnd(tz, horizon), tz), OPEN_END]);
   return list;

@@ -10,7 +10,7 @@ import type { SourceError, SourceEvent, SourceRead } from '../source.js';
 import { parseCalendar } from './components.js';
 import { EventError, rawTime, type TimeContext, utcStamp, instantOf } from './dates.js';
 import { lastEnd, masterFields, OPEN_END, override, removal, spans } from './event.js';
-import { Budget, EVALUATION_BUDGET_MS, horizonEnd, type Horizon } from './series.js';
+import { Evaluator } from './series.js';
 import { FileZones } from './zones.js';
 
 export { NotICalendarError } from './components.js';
@@ -40,13 +40,12 @@ export function readIcs(text: string, options: ReadOptions): SourceRead {
     zones: new FileZones(calendar.getAllSubcomponents('vtimezone'), lastYear(vevents)),
     siteTimeZone: normalizeTimezone(options.siteTimeZone),
   };
-  const horizon: Horizon = { now: options.now ?? new Date(), days: options.horizonDays ?? 730 };
-  const budget = new Budget(EVALUATION_BUDGET_MS);
+  const evaluator = new Evaluator({ now: options.now ?? new Date(), days: options.horizonDays ?? 730 });
   const errors: SourceError[] = [...broken];
   const events = new Map<string, SourceEvent>();
   for (const [uid, group] of groups(vevents)) {
     try {
-      for (const event of readGroup(uid, group, ctx, horizon, budget, options)) if (!events.has(event.key)) events.set(event.key, event);
+      for (const event of readGroup(uid, group, ctx, evaluator, options)) if (!events.has(event.key)) events.set(event.key, event);
     } catch (e) {
       errors.push({ uid, message: e instanceof EventError ? e.message : `unreadable VEVENT: ${e instanceof Error ? e.message : String(e)}`.slice(0, 500) });
     }
@@ -100,12 +99,12 @@ const sequence = (c: ICAL.Component): number => {
 };
 
 /** The events of one UID: its master (the highest SEQUENCE) with its edits, or, without a master, each edit alone. */
-function readGroup(uid: string, group: Group, ctx: TimeContext, horizon: Horizon, budget: Budget, options: ReadOptions): Read[] {
+function readGroup(uid: string, group: Group, ctx: TimeContext, evaluator: Evaluator, options: ReadOptions): Read[] {
   if (uid.length > MAX_UID_LENGTH) throw new EventError(`UID is longer than ${MAX_UID_LENGTH} characters`);
   const master = group.masters.reduce<ICAL.Component | undefined>((best, c) => (!best || sequence(c) > sequence(best) ? c : best), undefined);
-  if (master) return [readEvent(uid, master, group.edits, ctx, horizon, budget, options)];
+  if (master) return [readEvent(uid, master, group.edits, ctx, evaluator, options)];
   // Edits whose series is not in the source (an invitation to one occurrence): each an event of its own.
-  return group.edits.map((edit) => readEvent(`${uid}#${recurrenceStamp(edit, ctx)}`, edit, [], ctx, horizon, budget, options));
+  return group.edits.map((edit) => readEvent(`${uid}#${recurrenceStamp(edit, ctx)}`, edit, [], ctx, evaluator, options));
 }
 
 function recurrenceStamp(edit: ICAL.Component, ctx: TimeContext): string {
@@ -119,9 +118,8 @@ const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex
 const canonical = (value: unknown): string => JSON.stringify(value, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v)
   ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
 
-function readEvent(uid: string, master: ICAL.Component, edits: ICAL.Component[], ctx: TimeContext, horizon: Horizon, budget: Budget,
-  options: ReadOptions): Read {
-  const { fields, dates, lines } = masterFields(master, ctx);
+function readEvent(uid: string, master: ICAL.Component, edits: ICAL.Component[], ctx: TimeContext, evaluator: Evaluator, options: ReadOptions): Read {
+  const { fields, occurrences } = masterFields(master, ctx, evaluator);
   const overrides = new Map<string, { sequence: number; value: ReturnType<typeof override> }>();
   if (fields.recurrence) {
     for (const edit of edits) {
@@ -131,7 +129,6 @@ function readEvent(uid: string, master: ICAL.Component, edits: ICAL.Component[],
     }
   }
   const edited = [...overrides.values()].map((o) => o.value).sort((a, b) => (a.recurrenceId < b.recurrenceId ? -1 : 1));
-  const occurrences = lines.length ? budget.run(lines, dates, horizonEnd(dates.tz, horizon)) : { starts: [fields.start_date], open: false };
   const removed = removal(master);
   const startUtc = wallToUtc(fields.start_date, fields.timezone);
   const endUtc = lastEnd(fields, edited, occurrences);
@@ -144,7 +141,7 @@ function readEvent(uid: string, master: ICAL.Component, edits: ICAL.Component[],
     overrides: edited,
     startUtc,
     endUtc,
-    spans: () => spans(fields, edited, occurrences, horizon),
+    spans: () => spans(fields, edited, occurrences, evaluator.horizon),
   };
 }
 

@@ -4,7 +4,7 @@
  * and the occurrences the reader places in the window are the ones the service will write.
  */
 import type ICAL from 'ical.js';
-import { expand, parseRecurrenceParam, type RecurrenceLine, type SeriesTiming } from '../../events/recurrence.js';
+import { expand, parseLine, parseRecurrenceParam, type RecurrenceLine, ruleText, type SeriesTiming, valueWalls } from '../../events/recurrence.js';
 import { ParamError } from '../../model/errors.js';
 import { utcToWall, type Wall } from '../../time/format.js';
 import { utcWallOf } from '../../time/wall.js';
@@ -70,14 +70,15 @@ export interface Occurrences {
   open: boolean;
 }
 
-/** A clock for the evaluation budget of one read. */
-export class Budget {
+/** The series evaluation of one read: the horizon and the time left to spend. */
+export class Evaluator {
   private spent = 0;
 
-  constructor(private readonly limitMs: number) {}
+  constructor(readonly horizon: Horizon, private readonly limitMs = EVALUATION_BUDGET_MS) {}
 
-  run(lines: RecurrenceLine[], timing: SeriesTiming, through: Wall): Occurrences {
-    if (this.spent >= this.limitMs) return { open: true };
+  /** The service's expansion up to the horizon; undefined once the budget is spent. A refusal is an EventError. */
+  expand(lines: RecurrenceLine[], timing: SeriesTiming, through = horizonEnd(timing.tz, this.horizon)): Occurrences | undefined {
+    if (this.spent >= this.limitMs) return undefined;
     const t0 = performance.now();
     try {
       return expand(lines, timing, through);
@@ -88,4 +89,35 @@ export class Budget {
       this.spent += performance.now() - t0;
     }
   }
+}
+
+type DateLine = Extract<RecurrenceLine, { values: string[] }>;
+
+/** A line with the values `keep` keeps, or nothing when none is left. */
+function keepValues(line: DateLine, timing: SeriesTiming, keep: (v: { wall: Wall; day: boolean }) => boolean): RecurrenceLine[] {
+  const walls = valueWalls(line, timing);
+  const values = line.values.filter((_, i) => keep(walls[i]!));
+  return values.length ? [parseLine(`${line.text.slice(0, line.text.indexOf(':') + 1)}${values.join(',')}`)] : [];
+}
+
+/**
+ * RFC 5545 lets an EXDATE exclude DTSTART itself (Google Calendar writes so when a series' first occurrence is deleted);
+ * the service refuses that and wants the series to start at its first remaining occurrence instead (contract §13). The
+ * series is moved there: the EXDATE values of the old start dropped, a COUNT less the rule's occurrences skipped.
+ * Undefined when DTSTART is not excluded (or the budget is spent: the service then refuses the series itself).
+ */
+export function moveExcludedStart(lines: RecurrenceLine[], timing: SeriesTiming, evaluator: Evaluator): { lines: RecurrenceLine[]; start: Wall } | undefined {
+  const isStart = (v: { wall: Wall; day: boolean }) => (v.day ? v.wall.slice(0, 10) === timing.start.slice(0, 10) : v.wall === timing.start);
+  if (!lines.some((l) => l.kind === 'EXDATE' && valueWalls(l, timing).some(isStart))) return undefined;
+  const kept = lines.flatMap((l) => (l.kind === 'EXDATE' ? keepValues(l, timing, (v) => !isStart(v)) : [l]));
+  const starts = evaluator.expand(kept, timing)?.starts;
+  if (!starts) return undefined;
+  const next = starts.find((s) => s > timing.start);
+  if (next === undefined) throw new EventError('EXDATE excludes every occurrence');
+  const rule = kept.find((l) => l.kind === 'RRULE');
+  if (rule?.kind !== 'RRULE' || !rule.rule.count) return { lines: kept, start: next };
+  const ruleStarts = evaluator.expand([rule], timing, next)?.starts;
+  if (!ruleStarts?.includes(next)) throw new EventError('EXDATE excludes the first occurrence, and the next one is not of the RRULE');
+  const count = rule.rule.count - ruleStarts.indexOf(next);
+  return { lines: kept.map((l) => (l === rule ? parseLine(`RRULE:${ruleText({ ...rule.rule, count })}`) : l)), start: next };
 }
