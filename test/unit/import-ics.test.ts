@@ -496,6 +496,26 @@ describe('hostile input: errors, never exceptions, quickly', () => {
     expect(result.errors.map((e) => e.uid)).toEqual(['d0', 'd1', 'd2', 'd3', 'd4', 'd6']);
   });
 
+  test('values of hostile types (UID or TZID as DATE-TIME, SUMMARY as DATE, garbage DURATION and UNTIL) fail their event only', () => {
+    const zone = ['BEGIN:VTIMEZONE', 'TZID;VALUE=DATE-TIME:garbage', 'BEGIN:STANDARD', 'DTSTART:19700101T000000', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100',
+      'END:STANDARD', 'END:VTIMEZONE'].join('\r\n');
+    const text = calendar(
+      ['UID;VALUE=DATE-TIME:garbage', 'SUMMARY:x', 'DTSTART:20260101T100000Z'],
+      vevent('summary', 'DTSTART:20260101T100000Z').map((l) => (l === 'SUMMARY:Event' ? 'SUMMARY;VALUE=DATE:x' : l)),
+      vevent('duration', 'DTSTART:20260101T100000Z', 'DURATION:garbage'),
+      vevent('until', 'DTSTART:20260101T100000Z', 'RRULE:FREQ=DAILY;UNTIL=garbage'),
+      vevent('ok', 'DTSTART:20260101T100000Z'),
+    ).replace('BEGIN:VEVENT', `${zone}\r\nBEGIN:VEVENT`);
+    const { result } = timed(text);
+    expect(result.events.map((e) => e.key)).toContain('uid:ok');
+    expect(result.errors.map((e) => e.uid)).toEqual(['summary', 'duration', 'until']);
+  });
+
+  test('a bare YYYYMMDD DTSTART without VALUE=DATE is read as a date, as node-ical reads it', () => {
+    expect(read(calendar(vevent('d', 'DTSTART:20260101', 'DTEND:20260103'))).events[0]!.fields)
+      .toMatchObject({ all_day: true, start_date: '2026-01-01 00:00:00', end_date: '2026-01-02 23:59:59' });
+  });
+
   test('rules whose parts never meet: the first cost the service\'s evaluation limit, the rest are not evaluated', () => {
     const rules = Array.from({ length: 40 }, (_, i) => vevent(`r${i}`, 'DTSTART:20260101T100000Z', 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30'));
     const { result, ms } = timed(calendar(...rules));

@@ -12,6 +12,12 @@ export interface Parsed {
   broken: { uid: string; message: string }[];
 }
 
+/** A property's first value as ical.js parsed it, undecoded (decoding a value of a hostile type can throw). */
+export function rawValue(component: ICAL.Component, name: string): string | undefined {
+  const value: unknown = component.getFirstProperty(name)?.jCal[3];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /** A source that is not iCalendar fails the run (contract §20): say what it looks like instead. */
 export class NotICalendarError extends Error {}
 

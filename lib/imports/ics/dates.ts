@@ -22,7 +22,8 @@ export interface RawTime {
   tzid?: string;
 }
 
-const VALUE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z?))?$/;
+/** jCal's forms; `YYYY-MM-DDT::` is ical.js's reading of a bare `YYYYMMDD` without VALUE=DATE, a date (as node-ical reads it). */
+const VALUE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z?)|T::)?$/;
 
 /** The values of a date property (a PERIOD's start), or an EventError naming the property. */
 export function rawTimes(prop: ICAL.Property): RawTime[] {

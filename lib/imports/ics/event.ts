@@ -101,8 +101,9 @@ const EDITABLE = ['title', 'description', 'venue', 'organizer', 'categories', 'w
 export function override(component: ICAL.Component, series: SourceFields, ctx: TimeContext): SourceOverride {
   const rid = rawTime(component, 'recurrence-id')!;
   const tz = series.timezone;
-  const ridDay = rid.date ? dayOf(rid) : wallIn(instantOf(rid, ctx), tz).slice(0, 10);
-  const recurrenceId = series.all_day ? `${ridDay} 00:00:00` : rid.date ? `${ridDay} ${series.start_date.slice(11)}` : wallIn(instantOf(rid, ctx), tz);
+  // A DATE names the day's occurrence (at the series' time of day); an all-day series' occurrences start at 00:00.
+  const wall = rid.date ? `${dayOf(rid)} ${series.start_date.slice(11)}` : wallIn(instantOf(rid, ctx), tz);
+  const recurrenceId = series.all_day ? `${wall.slice(0, 10)} 00:00:00` : wall;
   const removed = removal(component) !== undefined;
   const fields: Partial<SourceFields> = {};
   if (!removed) {

@@ -7,7 +7,7 @@ import type ICAL from 'ical.js';
 import { wallToUtc } from '../../time/format.js';
 import { normalizeTimezone } from '../../time/zones.js';
 import type { SourceError, SourceEvent, SourceRead } from '../source.js';
-import { parseCalendar } from './components.js';
+import { parseCalendar, rawValue } from './components.js';
 import { EventError, rawTime, type TimeContext, utcStamp, instantOf } from './dates.js';
 import { lastEnd, masterFields, OPEN_END, override, removal, spans } from './event.js';
 import { Evaluator } from './series.js';
@@ -42,7 +42,7 @@ export function readIcs(text: string, options: ReadOptions): SourceRead {
   };
   const evaluator = new Evaluator({ now: options.now ?? new Date(), days: options.horizonDays ?? 730 });
   const errors: SourceError[] = [...broken];
-  const events = new Map<string, SourceEvent>();
+  const events = new Map<string, Read>();
   for (const [uid, group] of groups(vevents)) {
     try {
       for (const event of readGroup(uid, group, ctx, evaluator, options)) if (!events.has(event.key)) events.set(event.key, event);
@@ -53,12 +53,12 @@ export function readIcs(text: string, options: ReadOptions): SourceRead {
   return limited(inWindow([...events.values()], options.window), options.limit ?? MAX_EVENTS, errors);
 }
 
-/** Source events keep their span for the window; the run does not need it. */
+/** A source event with the UTC spans it covers, for the window (the run does not need them). */
 interface Read extends SourceEvent {
-  spans?: () => [string, string][];
+  spans: () => [string, string][];
 }
 
-/** The latest year of any date in the file (VTIMEZONE rules are expanded up to it, once). */
+/** The latest year of any date in the file, at least this year (ical.js expands zones at least that far by the real clock). */
 function lastYear(vevents: ICAL.Component[]): number {
   let year = new Date().getUTCFullYear();
   for (const vevent of vevents) {
@@ -81,7 +81,7 @@ interface Group {
 function* groups(vevents: ICAL.Component[]): Generator<[string, Group]> {
   const byUid = new Map<string, Group>();
   for (const vevent of vevents) {
-    const uid = String(vevent.getFirstPropertyValue('uid') ?? '').trim();
+    const uid = (rawValue(vevent, 'uid') ?? '').trim();
     if (uid === '') {
       yield ['', { masters: [vevent], edits: [] }];
       continue;
@@ -155,7 +155,7 @@ function inWindow(events: Read[], window: ReadOptions['window']): Read[] {
   const from = window?.startUtc ?? '';
   const to = window?.endUtc ?? OPEN_END;
   if (from === '' && to === OPEN_END) return events;
-  return events.filter((e) => e.startUtc <= to && e.endUtc >= from && e.spans!().some(([s, end]) => s <= to && end >= from));
+  return events.filter((e) => e.startUtc <= to && e.endUtc >= from && e.spans().some(([s, end]) => s <= to && end >= from));
 }
 
 /** The first `limit` events by start (then key), and an error naming the limit when there were more. */

@@ -9,6 +9,7 @@ import { WINDOWS_TO_IANA_MAP } from 'windows-iana';
 import { wallClockIn } from '../../time/format.js';
 import type { WallParts } from '../../time/wall.js';
 import { normalizeTimezone } from '../../time/zones.js';
+import { rawValue } from './components.js';
 import { WINDOWS_DISPLAY_NAMES } from './windows-display-names.js';
 
 const comparable = (name: string): string => name.replace(/\s+/g, ' ').replace(/&/g, 'and').trim().toLowerCase();
@@ -40,9 +41,9 @@ export function zoneName(tzid: string): string | undefined {
  * at the end of a prefixed TZID (`/mozilla.org/20050126_1/Europe/Berlin`, `/citadel.org/…/Europe/Berlin`).
  */
 function vtimezoneName(tzid: string, component: ICAL.Component): string | undefined {
-  const location = component.getFirstPropertyValue('x-lic-location');
+  const location = rawValue(component, 'x-lic-location');
   const suffix = /^\/.+?\/((?:[A-Za-z_-]+\/)?[A-Za-z_-]+\/[A-Za-z_+-]+)$/.exec(tzid)?.[1];
-  return zoneName(tzid) ?? (typeof location === 'string' ? zoneName(location) : undefined) ?? (suffix ? zoneName(suffix) : undefined);
+  return zoneName(tzid) ?? (location ? zoneName(location) : undefined) ?? (suffix ? zoneName(suffix) : undefined);
 }
 
 /** How a file's TZID is read. */
@@ -72,8 +73,8 @@ export class FileZones {
   /** `lastYear`: the latest year of any date in the file, so each zone's rules are expanded exactly once. */
   constructor(vtimezones: ICAL.Component[], private readonly lastYear: number) {
     for (const vtz of vtimezones) {
-      const tzid = vtz.getFirstPropertyValue('tzid');
-      if (typeof tzid === 'string' && !this.vtimezones.has(tzid)) this.vtimezones.set(tzid, vtz);
+      const tzid = rawValue(vtz, 'tzid');
+      if (tzid !== undefined && !this.vtimezones.has(tzid)) this.vtimezones.set(tzid, vtz);
     }
   }
 
