@@ -2,12 +2,12 @@
  * One source event from its VEVENTs (contract §20): the master VEVENT of a UID as the fields of `POST /events`, its
  * RECURRENCE-ID VEVENTs as occurrence edits, and the UTC span it covers.
  */
-import type ICAL from 'ical.js';
+import ICAL from 'ical.js';
 import type { SeriesTiming } from '../../events/recurrence.js';
 import { wallClockIn, wallToUtc, type Wall } from '../../time/format.js';
 import { utcDateOf, utcWallOf, wallParts } from '../../time/wall.js';
 import type { SourceFields, SourceOverride } from '../source.js';
-import { addDays, dayOf, EventError, eventZone, instantOf, rawTime, type RawTime, type TimeContext, wallIn } from './dates.js';
+import { addDays, dayOf, EventError, eventZone, instantOf, rawTime, type TimeContext, wallIn } from './dates.js';
 import { textFields } from './fields.js';
 import { type Evaluator, horizonEnd, type Horizon, moveExcludedStart, type Occurrences, recurrenceLines, repeats } from './series.js';
 
@@ -27,7 +27,7 @@ function readDates(component: ICAL.Component, ctx: TimeContext, series: boolean,
   const startMs = instantOf(start, ctx);
   if (start.date) {
     const day = dayOf(start);
-    return { start: `${day} 00:00:00`, end: `${lastDay(component, start, day)} 23:59:59`, tz: tz ?? ctx.siteTimeZone, allDay: true };
+    return { start: `${day} 00:00:00`, end: `${lastDay(component, day)} 23:59:59`, tz: tz ?? ctx.siteTimeZone, allDay: true };
   }
   const zone = tz ?? eventZone(start, startMs, series, ctx);
   const startWall = wallIn(startMs, zone);
@@ -35,17 +35,15 @@ function readDates(component: ICAL.Component, ctx: TimeContext, series: boolean,
 }
 
 /** An all-day event's last day: DTEND is exclusive, DURATION counts days; one day without either. */
-function lastDay(component: ICAL.Component, start: RawTime, day: string): string {
+function lastDay(component: ICAL.Component, day: string): string {
   const end = rawTime(component, 'dtend');
   if (end && !end.date) throw new EventError('DTEND is a date-time but DTSTART a date');
   const duration = component.getFirstPropertyValue('duration');
   const days = end ? Math.round((wallMs(`${dayOf(end)} 00:00:00`) - wallMs(`${day} 00:00:00`)) / 86_400_000)
-    : isDuration(duration) ? Math.ceil(duration.toSeconds() / 86_400) : 1;
-  if (days < 0 || isDuration(duration) && duration.isNegative) throw new EventError('the event ends before it starts');
-  return addDays(dayOf(start), Math.max(days, 1) - 1);
+    : duration instanceof ICAL.Duration ? Math.ceil(duration.toSeconds() / 86_400) : 1;
+  if (days < 0 || (duration instanceof ICAL.Duration && duration.isNegative)) throw new EventError('the event ends before it starts');
+  return addDays(day, Math.max(days, 1) - 1);
 }
-
-const isDuration = (v: unknown): v is ICAL.Duration => typeof v === 'object' && v !== null && 'toSeconds' in v && 'isNegative' in v;
 
 /** A timed event's end: DTEND, else DTSTART plus DURATION (days in wall time, as RFC 5545 says), else its start. */
 function endWall(component: ICAL.Component, startWall: Wall, tz: string, ctx: TimeContext): Wall {
@@ -55,7 +53,7 @@ function endWall(component: ICAL.Component, startWall: Wall, tz: string, ctx: Ti
     return wallIn(instantOf(end, ctx), tz);
   }
   const duration = component.getFirstPropertyValue('duration');
-  if (!isDuration(duration)) return startWall;
+  if (!(duration instanceof ICAL.Duration)) return startWall;
   if (duration.isNegative) throw new EventError('the event ends before it starts');
   const day = new Date(wallMs(startWall) + (duration.weeks * 7 + duration.days) * 86_400_000);
   const parts = wallParts(utcWallOf(day));
