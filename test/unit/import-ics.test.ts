@@ -375,6 +375,13 @@ describe('series', () => {
     ]);
   });
 
+  test('many EXDATEs: lines of at most 100 values, as the service takes them', () => {
+    const exdates = Array.from({ length: 250 }, (_, i) => `EXDATE:${new Date(Date.UTC(2026, 0, 2 + i, 10)).toISOString().replace(/[-:]|\.000/g, '')}`);
+    const [event] = read(calendar(vevent('s', 'DTSTART:20260101T100000Z', 'RRULE:FREQ=DAILY;COUNT=300', ...exdates))).events;
+    expect(event!.fields.recurrence!.map((l) => l.split(',').length)).toEqual([1, 100, 100, 50]);
+    expect(event!.endUtc).toBe('2026-10-27 10:00:00');
+  });
+
   test('an EXDATE of the first occurrence (Google\'s deleted first occurrence) moves the series to the next one', () => {
     const r = read(calendar(
       vevent('count', 'DTSTART;TZID=Europe/Berlin:20260302T180000', 'DTEND;TZID=Europe/Berlin:20260302T190000', 'RRULE:FREQ=WEEKLY;COUNT=4',
@@ -509,6 +516,17 @@ describe('hostile input: errors, never exceptions, quickly', () => {
     const { result } = timed(text);
     expect(result.events.map((e) => e.key)).toContain('uid:ok');
     expect(result.errors.map((e) => e.uid)).toEqual(['summary', 'duration', 'until']);
+  });
+
+  test('long runs that would make a backtracking pattern quadratic: spaces in LOCATION, an address, a TZID', () => {
+    const { result, ms } = timed(calendar(
+      vevent('location', 'DTSTART:20260101T100000Z', `LOCATION:a${' '.repeat(300_000)}b`),
+      vevent('organizer', 'DTSTART:20260101T100000Z', `ORGANIZER:mailto:a@${'b.'.repeat(150_000)}`),
+      vevent('tzid', `DTSTART;TZID=/${'a/'.repeat(150_000)}:20260101T100000`),
+    ));
+    expect(result.events.map((e) => [e.key, e.fields.organizer ?? null])).toEqual([['uid:organizer', null]]);
+    expect(result.errors).toEqual([{ uid: 'location', message: 'LOCATION is longer than 1000 characters' }, { uid: 'tzid', message: 'unknown time zone' }]);
+    expect(ms).toBeLessThan(5_000);
   });
 
   test('a bare YYYYMMDD DTSTART without VALUE=DATE is read as a date, as node-ical reads it', () => {

@@ -55,7 +55,7 @@ function description(component: ICAL.Component): string | undefined {
 
 /** LOCATION: the venue's name before the first comma, its address after (line breaks count as commas). */
 function venue(component: ICAL.Component): SourceVenue | undefined {
-  const location = text(component, 'location')?.replace(/\s*\n\s*/g, ', ').trim();
+  const location = text(component, 'location')?.split('\n').map((line) => line.trim()).filter(Boolean).join(', ');
   if (!location) return undefined;
   const comma = location.indexOf(',');
   const name = (comma < 0 ? location : location.slice(0, comma)).trim();
@@ -79,7 +79,7 @@ function organizer(component: ICAL.Component): SourceOrganizer[] | undefined {
   if (!prop) return undefined;
   const value = String(prop.getFirstValue() ?? '').trim().replace(/^"(.*)"$/, '$1');
   const mail = /^mailto:(.+)$/i.exec(value)?.[1]?.trim();
-  const email = mail && EMAIL.test(mail) ? mail : undefined;
+  const email = mail && mail.length <= 254 && EMAIL.test(mail) ? mail : undefined;
   const cn = String(prop.getFirstParameter('cn') ?? '').trim();
   const name = cn || email;
   if (!name) return undefined;

@@ -14,8 +14,18 @@ import { dayOf, EventError, instantOf, rawTimes, type TimeContext, utcStamp, wal
 export const repeats = (component: ICAL.Component): boolean =>
   component.hasProperty('rrule') || component.hasProperty('rdate');
 
-/** One RDATE or EXDATE line with every value of that property kind: dates as dates, times in UTC. */
-function dateLine(component: ICAL.Component, name: 'rdate' | 'exdate', timing: SeriesTiming, ctx: TimeContext): string[] {
+/** Values per line: the service takes lines of at most 2,000 characters. */
+const VALUES_PER_LINE = 100;
+
+/** `HEAD:v1,v2…` lines of at most VALUES_PER_LINE values. */
+function lines(head: string, values: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < values.length; i += VALUES_PER_LINE) out.push(`${head}:${values.slice(i, i + VALUES_PER_LINE).join(',')}`);
+  return out;
+}
+
+/** The RDATE or EXDATE lines with every value of that property kind: dates as dates, times in UTC. */
+function dateLines(component: ICAL.Component, name: 'rdate' | 'exdate', timing: SeriesTiming, ctx: TimeContext): string[] {
   const dates: string[] = [];
   const times: string[] = [];
   for (const time of component.getAllProperties(name).flatMap(rawTimes)) {
@@ -23,7 +33,7 @@ function dateLine(component: ICAL.Component, name: 'rdate' | 'exdate', timing: S
     else times.push(utcStamp(instantOf(time, ctx)));
   }
   const head = name.toUpperCase();
-  return [...(dates.length ? [`${head};VALUE=DATE:${dates.join(',')}`] : []), ...(times.length ? [`${head}:${times.join(',')}`] : [])];
+  return [...lines(`${head};VALUE=DATE`, dates), ...lines(head, times)];
 }
 
 /** The recurrence lines of a series, in the form the service stores them; EventError when it would refuse them. */
@@ -32,13 +42,13 @@ export function recurrenceLines(component: ICAL.Component, timing: SeriesTiming,
   const rules = component.getAllProperties('rrule');
   if (rules.length > 1) throw new EventError('more than one RRULE (RFC 5545 allows one)');
   const rule = rules[0]?.getFirstValue();
-  const lines = [
+  const all = [
     ...(rule ? [`RRULE:${String(rule)}`] : []),
-    ...dateLine(component, 'rdate', timing, ctx),
-    ...dateLine(component, 'exdate', timing, ctx),
+    ...dateLines(component, 'rdate', timing, ctx),
+    ...dateLines(component, 'exdate', timing, ctx),
   ];
   try {
-    const input = parseRecurrenceParam(lines);
+    const input = parseRecurrenceParam(all);
     return 'lines' in input ? input.lines : [];
   } catch (e) {
     if (e instanceof ParamError) throw new EventError(e.message);

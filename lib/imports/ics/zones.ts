@@ -42,7 +42,7 @@ export function zoneName(tzid: string): string | undefined {
  */
 function vtimezoneName(tzid: string, component: ICAL.Component): string | undefined {
   const location = rawValue(component, 'x-lic-location');
-  const suffix = /^\/.+?\/((?:[A-Za-z_-]+\/)?[A-Za-z_-]+\/[A-Za-z_+-]+)$/.exec(tzid)?.[1];
+  const suffix = tzid.length <= 200 ? /^\/.+?\/((?:[A-Za-z_-]+\/)?[A-Za-z_-]+\/[A-Za-z_+-]+)$/.exec(tzid)?.[1] : undefined;
   return zoneName(tzid) ?? (location ? zoneName(location) : undefined) ?? (suffix ? zoneName(suffix) : undefined);
 }
 
