@@ -529,6 +529,17 @@ describe('hostile input: errors, never exceptions, quickly', () => {
     expect(ms).toBeLessThan(5_000);
   });
 
+  test('a property with 200,000 parameters (ical.js reads parameters in quadratic time), folded or not', () => {
+    const { result, ms } = timed(calendar(
+      vevent('flat', 'DTSTART:20260101T100000Z', `X-FOO${';A=1'.repeat(200_000)}:v`),
+      vevent('folded', 'DTSTART:20260101T100000Z', `X-FOO${'\r\n ;A="x:y"'.repeat(200_000)}:v`),
+      vevent('ok', 'DTSTART:20260101T100000Z', 'ATTENDEE;CN="A: B";ROLE=CHAIR;PARTSTAT=ACCEPTED:mailto:a@example.org'),
+    ));
+    expect(result.events.map((e) => e.key)).toEqual(['uid:ok']);
+    expect(result.errors).toEqual(['flat', 'folded'].map((uid) => ({ uid, message: 'malformed VEVENT: a property has more than 100 parameters' })));
+    expect(ms).toBeLessThan(5_000);
+  });
+
   test('a bare YYYYMMDD DTSTART without VALUE=DATE is read as a date, as node-ical reads it', () => {
     expect(read(calendar(vevent('d', 'DTSTART:20260101', 'DTEND:20260103'))).events[0]!.fields)
       .toMatchObject({ all_day: true, start_date: '2026-01-01 00:00:00', end_date: '2026-01-02 23:59:59' });

@@ -59,6 +59,27 @@ function chunks(lines: string[]): Chunk[] {
   return found;
 }
 
+/** Most parameters one property may have (real ones have a handful): ical.js reads them in time quadratic in their number. */
+const MAX_PARAMETERS = 100;
+
+/** Whether a property of the lines has too many parameters: `;` outside quotes before its value's `:`, folds followed. */
+function tooManyParameters(lines: string[]): boolean {
+  let count = 0;
+  let inValue = false;
+  let quoted = false;
+  for (const line of lines) {
+    const folded = line.startsWith(' ') || line.startsWith('\t');
+    if (!folded) [count, inValue, quoted] = [0, false, false];
+    for (let i = folded ? 1 : 0; i < line.length && !inValue; i++) {
+      const c = line[i];
+      if (c === '"') quoted = !quoted;
+      else if (!quoted && c === ':') inValue = true;
+      else if (!quoted && c === ';' && ++count > MAX_PARAMETERS) return true;
+    }
+  }
+  return false;
+}
+
 const uidOf = (chunk: Chunk): string => {
   const line = chunk.lines.find((l) => /^UID[:;]/i.test(l));
   return line === undefined ? '' : line.slice(line.indexOf(':') + 1).trim();
@@ -75,6 +96,7 @@ export function parseCalendar(text: string): Parsed {
   for (const chunk of chunks(lines)) {
     if (chunk.name !== 'VEVENT' && chunk.name !== 'VTIMEZONE') continue;
     try {
+      if (tooManyParameters(chunk.lines)) throw new Error(`a property has more than ${MAX_PARAMETERS} parameters`);
       const component = new ICAL.Component(ICAL.parse(chunk.lines.join('\r\n')));
       if (component.name !== chunk.name.toLowerCase()) throw new Error(`not one ${chunk.name}`);
       calendar.addSubcomponent(component);
