@@ -8,7 +8,7 @@ import { wallToUtc } from '../../time/format.js';
 import { normalizeTimezone } from '../../time/zones.js';
 import type { SourceError, SourceEvent, SourceRead } from '../source.js';
 import { parseCalendar, rawValue } from './components.js';
-import { EventError, rawTime, type TimeContext, utcStamp, instantOf } from './dates.js';
+import { dayOf, EventError, instantOf, rawTime, type TimeContext, utcStamp } from './dates.js';
 import { lastEnd, masterFields, OPEN_END, override, removal, spans } from './event.js';
 import { Evaluator } from './series.js';
 import { FileZones } from './zones.js';
@@ -109,7 +109,7 @@ function readGroup(uid: string, group: Group, ctx: TimeContext, evaluator: Evalu
 
 function recurrenceStamp(edit: ICAL.Component, ctx: TimeContext): string {
   const rid = rawTime(edit, 'recurrence-id')!;
-  return rid.date ? `${rid.parts.year}${String(rid.parts.month).padStart(2, '0')}${String(rid.parts.day).padStart(2, '0')}` : utcStamp(instantOf(rid, ctx));
+  return rid.date ? dayOf(rid).replace(/-/g, '') : utcStamp(instantOf(rid, ctx));
 }
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
