@@ -36,20 +36,23 @@ export const ALL_LANGUAGES = (1 << LANGUAGES.length) - 1;
 export const letterOf = (term: string): string => String.fromCodePoint(term.codePointAt(0)!);
 
 /**
- * The count group of a term: its first two characters; one-character terms share the group '' (a character of a script
- * written without spaces is a group of its own). Null for a term of five or more characters holding a digit: numbers
- * and codes are mostly unique, and counting their prefixes would fill their group's items with one-off entries; a
- * search for such a prefix reads the postings instead (lib/search/source.ts).
+ * The count group of a term: its first two characters. One-character terms are spread over four groups by their code
+ * point (`#0`…`#3`): every event has a dozen or more first letters, and one group holding them all would be the largest
+ * item a search reads; a character of a script written without spaces is a group of its own. Null for a term of five
+ * or more characters holding a digit: numbers and codes are mostly unique, and counting their prefixes would fill their
+ * group's items with one-off entries; a search for such a prefix reads the postings instead (lib/search/source.ts).
  */
 export function countGroupOf(term: string): string | null {
   const chars = [...term];
   if (chars.length >= 5 && /\p{Nd}/u.test(term)) return null;
-  if (chars.length === 1) return everyCharacterStarts(term) ? term : '';
+  if (chars.length === 1) return everyCharacterStarts(term) ? term : `#${term.codePointAt(0)! % SINGLE_GROUPS}`;
   return chars[0]! + chars[1]!;
 }
 
-/** The rest of a term after its count group's characters. */
-export const restOf = (term: string, group: string): string => (group === '' ? term : term.slice(group.length));
+const SINGLE_GROUPS = 4;
+
+/** The rest of a term after its count group's characters (a one-character term is all rest). */
+export const restOf = (term: string, group: string): string => (group.startsWith('#') ? term : term.slice(group.length));
 
 /**
  * Count items are kept apart for published events and the rest (`p#<month>`, `x#<month>`): a save touches one of them,
@@ -93,7 +96,7 @@ export function parseCountAttribute(name: string): { status: string; shown: numb
 
 /** Whether a count attribute counts its events for `term`: its word begins with the term, and its attribution does. */
 export const attributeCounts = (a: { rest: string; k: number }, group: string, term: string): boolean =>
-  (group + a.rest).startsWith(term) && a.k <= [...term].length;
+  ((group.startsWith('#') ? '' : group) + a.rest).startsWith(term) && a.k <= [...term].length;
 
 /** The tokens of one letter's terms: those that no other term of the event extends in (at least) the same languages. */
 function tokensOf(terms: [string, readonly [number, number]][]): string[] {
@@ -205,7 +208,7 @@ export function countContributions(w: EventWords): Map<string, Map<string, numbe
   const groups = new Map<string, Map<string, number>>();
   for (const [group, terms] of byGroup) {
     const attrs = new Map<string, number>();
-    const ownLength = [...group].length || 1;
+    const ownLength = group.startsWith('#') ? 1 : [...group].length;
     // Per language: its words, in order, and the attribution of each; the same (word, k) in several languages is one mask.
     const masks = new Map<string, number>();
     for (let bit = 1; bit <= ALL_LANGUAGES; bit <<= 1) {
