@@ -10,7 +10,7 @@ import { entryItem } from '../store/entries.js';
 import type { Item } from '../store/records.js';
 import { MAX_TERMS } from '../store/words.js';
 import type { TransactItem } from '../store/types.js';
-import { finishIndex, isSizeError, markerPut, noMarker, repairWordIndex, stateChanges, type IndexState } from '../search/commit.js';
+import { currentGroup, finishIndex, isSizeError, markerPut, noMarker, repairWordIndex, stateChanges, type IndexState } from '../search/commit.js';
 import { UNINDEXED_PARTITION } from '../search/source.js';
 import type { EventWords } from '../search/terms.js';
 import { htmlToText } from '../text/sanitize.js';
@@ -108,6 +108,11 @@ export async function planWords(prev: EventItem | null, planned: EventItem | nul
   const items = stateChanges(id, before, after);
   const guard = prev ? [noMarker(id)] : [];
   const record = <T extends EventItem | null>(r: T): T => (r ? { ...r, ws: INDEX_RULES, ...(whole ? { wu: true } : {}) } : r);
+  // A write of a batch (an import's) leaves its index change to the batch's group, folded with the others' (lib/search/commit.ts).
+  const group = currentGroup();
+  if (group && items.length) {
+    return { items: [markerPut(id, next?.v ?? prev!.v + 1, before, group)], record, commit: (write) => committed(id, write, async () => {}) };
+  }
   if (items.length + guard.length <= room) {
     return { items: [...guard, ...items], record, commit: (write) => committed(id, write, async () => {}) };
   }

@@ -8,13 +8,14 @@
  * write of the event, the sweeper) finishes the work from the markers and the records, so a request that dies between
  * chunks loses nothing and applies nothing twice.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from '../store/client.js';
 import { pad, postKey } from '../store/keys.js';
 import { mergeOneAttributeWrites, transact } from '../store/kit.js';
 import { ItemTooLarge } from '../store/errors.js';
 import { backoff } from '../store/retry.js';
-import { batchGet, getItem, type Item } from '../store/records.js';
+import { batchGet, getItem, queryAll, type Item } from '../store/records.js';
 import { timeLeft } from '../store/scope.js';
 import type { Key, TransactItem } from '../store/types.js';
 import { countAdd, indexChanges } from './changes.js';
@@ -103,9 +104,16 @@ export function markerPut(id: number, v: number, before: IndexState, group?: str
       ...(before.unindexed ? { bx: JSON.stringify(before.unindexed) } : {}), ...(group ? { g: group } : {}) } } };
 }
 
-/** A group's item, put before any of its events is written: the events it means to hold. */
-export const groupPut = (gid: string, members: number[]): TransactItem =>
-  ({ Put: { TableName: table(), Item: { ...groupKey(gid), members, at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' } });
+/** Opens a group: its item goes before any of its events is written (their markers name it), unsealed. */
+export async function openGroup(gid: string): Promise<void> {
+  await transact([{ Put: { TableName: table(), Item: { ...groupKey(gid), at: new Date().toISOString() }, ConditionExpression: 'attribute_not_exists(PK)' } }]);
+}
+
+/** The group whose events this async context writes (lib/events/words.ts defers their index changes to it). */
+const groups = new AsyncLocalStorage<string>();
+export const currentGroup = (): string | undefined => groups.getStore();
+/** Runs `fn` with every event write inside it deferring its index change to group `gid`. */
+export const inGroup = <T>(gid: string, fn: () => Promise<T>): Promise<T> => groups.run(gid, fn);
 
 /** Seals a group once its events are written (`members`: those whose transactions landed): from then on it can be finished. */
 export async function sealGroup(gid: string, members: number[]): Promise<void> {
@@ -158,13 +166,15 @@ export async function flightOf(marker: Item): Promise<Flight | null> {
   if (!group) return null; // finished: its markers are gone (the group item goes last)
   const sealed = group.sealed === true;
   if (!sealed && Date.parse(String(group.at)) > Date.now() - GROUP_SEAL_MS) return { name: `G${gid}`, markers: [], records: new Map(), sealed: false };
-  const ids = (group.members as number[] | undefined) ?? [];
-  const markers = (await batchGet(ids.map(markerKey), undefined, true)).filter((m) => String(m.g) === gid);
   if (!sealed) {
     // Its writer died before sealing it: sealed with the members whose markers stand.
-    await sealGroup(gid, markers.map((m) => Number(m.id)));
+    const standing = (await queryAll({ KeyConditionExpression: 'PK = :pk AND SK < :g', ExpressionAttributeValues: { ':pk': MARKERS, ':g': 'G' },
+      ConsistentRead: true })).filter((m) => String(m.g) === gid);
+    await sealGroup(gid, standing.map((m) => Number(m.id)));
     return flightOf(marker);
   }
+  const ids = (group.members as number[] | undefined) ?? [];
+  const markers = (await batchGet(ids.map(markerKey), undefined, true)).filter((m) => String(m.g) === gid);
   const records = new Map((await batchGet(markers.map((m) => postKey(Number(m.id))), undefined, true)).map((r) => [Number(r.id), r]));
   return { name: `G${gid}`, markers, records: new Map(markers.map((m) => [Number(m.id), records.get(Number(m.id)) ?? null])), sealed: true };
 }
