@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler as events } from '../../functions/events.js';
 import { resetConfig } from '../../lib/config.js';
 import { indexState } from '../../lib/events/words.js';
@@ -18,6 +17,7 @@ import { setClient } from '../../lib/store/client.js';
 import { postKey } from '../../lib/store/keys.js';
 import { applyInMemory } from '../bench/seed.js';
 import { captureOutput } from '../support/capture-output.js';
+import { gatewayEvent, lambdaContext } from '../support/gateway-event.js';
 import { restoreAndDropTable } from '../support/own-table.js';
 
 // The harness's DynamoDB (global-setup.ts); a run without it must fail here, not skip these tests.
@@ -59,16 +59,8 @@ describe('a save that dies between index chunks (real DynamoDB)', () => {
   afterAll(() => restoreAndDropTable(raw, table, saved));
 
   async function call(method: string, path: string, body?: unknown, query = ''): Promise<{ status: number; json: any }> {
-    const rawPath = `/calendar/events/v1${path}`;
-    const deadline = Date.now() + 20_000;
-    const res = await events({
-      version: '2.0', routeKey: '$default', rawPath, rawQueryString: query,
-      headers: { host: 'api.example.com', 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: body === undefined ? undefined : JSON.stringify(body), isBase64Encoded: false,
-      requestContext: { accountId: '1', apiId: 'a', domainName: 'api.example.com', domainPrefix: 'api', requestId: randomUUID(),
-        routeKey: '$default', stage: '$default', time: '', timeEpoch: 0,
-        http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' } },
-    } as APIGatewayProxyEventV2, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context) as { statusCode: number; body: string };
+    const res = await events(gatewayEvent(method, `/calendar/events/v1${path}`, { body, query, token }), lambdaContext(20_000)) as
+      { statusCode: number; body: string };
     return { status: res.statusCode, json: JSON.parse(res.body) };
   }
 
