@@ -168,9 +168,7 @@ export async function flightOf(marker: Item): Promise<Flight | null> {
   if (!sealed && Date.parse(String(group.at)) > Date.now() - GROUP_SEAL_MS) return { name: `G${gid}`, markers: [], records: new Map(), sealed: false };
   if (!sealed) {
     // Its writer died before sealing it: sealed with the members whose markers stand.
-    const standing = (await queryAll({ KeyConditionExpression: 'PK = :pk AND SK < :g', ExpressionAttributeValues: { ':pk': MARKERS, ':g': 'G' },
-      ConsistentRead: true })).filter((m) => String(m.g) === gid);
-    await sealGroup(gid, standing.map((m) => Number(m.id)));
+    await sealGroup(gid, (await standingMembers(gid)).map((m) => Number(m.id)));
     return flightOf(marker);
   }
   const ids = (group.members as number[] | undefined) ?? [];
@@ -259,14 +257,22 @@ export async function finishIndex(id: number, target: (record: Item | null) => I
   return finishFlight(flight, target);
 }
 
-/** Seals a group its writer has written and applies it (the writer's own finish). */
-export async function finishGroup(gid: string, members: number[], target: (record: Item | null) => IndexState): Promise<boolean> {
-  await sealGroup(gid, members);
+/** The events whose markers name group `gid` now (read consistently). */
+const standingMembers = async (gid: string): Promise<Item[]> => (await queryAll({ KeyConditionExpression: 'PK = :pk AND SK < :g',
+  ExpressionAttributeValues: { ':pk': MARKERS, ':g': 'G' }, ConsistentRead: true })).filter((m) => String(m.g) === gid);
+
+/**
+ * Seals a group once its writer has written every event of it (each left its marker, occurrences of new series too)
+ * and applies it: the writer's own finish.
+ */
+export async function finishGroup(gid: string, target: (record: Item | null) => IndexState): Promise<boolean> {
+  const members = await standingMembers(gid);
+  await sealGroup(gid, members.map((m) => Number(m.id)));
   if (members.length === 0) {
     await transact([{ Delete: { TableName: table(), Key: groupKey(gid) } }]);
     return true;
   }
-  return finishIndex(members[0]!, target);
+  return finishIndex(Number(members[0]!.id), target);
 }
 
 /**

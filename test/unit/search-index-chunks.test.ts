@@ -160,7 +160,7 @@ describe('a save that dies between index chunks (real DynamoDB)', () => {
     livesLeft = 1;
     const warnings = captureOutput();
     try {
-      await expect(finishGroup(gid, ids, indexState)).rejects.toThrow();
+      await expect(finishGroup(gid, indexState)).rejects.toThrow();
     } finally {
       livesLeft = null;
       warnings.restore();
