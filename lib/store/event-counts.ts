@@ -29,6 +29,7 @@ import {
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
 import { queryAll, queryEntries } from './records.js';
+import { perRequest } from './scope.js';
 import { seriesPartition } from './series.js';
 
 /** Events up to 2^5 = 32 hours long are found near an instant by the byStart index alone. */
@@ -218,10 +219,11 @@ export async function runningPast(source: EventSource, meta: EventsMeta, end: Bo
     ...tiers.map(async (t) => {
       const from = fromUtcMs(endMs - 4 ** t * 3_600_000);
       if (source.longFrom) return source.longFrom(t, from, end.utc);
-      const items = await queryAll({
+      // Every source of one list reads the same span entries near the end (ticketed=false: all events and the ticketed ones).
+      const items = await perRequest(`span:${t}:${from}:${end.utc}`, () => queryAll({
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': spanPartition(t), ':from': from, ':to': `${end.utc}#~` },
-      });
+      }));
       return items.map(entryOfItem);
     }),
   ]);
