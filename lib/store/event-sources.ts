@@ -1,7 +1,7 @@
 /**
  * Where a list of events can be read from, in start order, and counted (lib/store/README.md "Event counts"): every
  * listed event (the byStart index, one partition per UTC year), the events of one venue, organizer, category or tag
- * (its relationship partition), the featured events, and the events holding a search word (lib/store/words.ts).
+ * (its relationship partition), the featured events, and the events holding a search word (lib/search/source.ts).
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Bound } from '../time/wall.js';
