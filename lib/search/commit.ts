@@ -245,6 +245,13 @@ async function finishFlight(f: Flight, target: (record: Item | null) => IndexSta
 }
 
 /**
+ * The writer's own finish of its event's change: it knows the marker it put and the record it wrote, so nothing is read
+ * back first (another finisher may have done the work meanwhile: the chunks' guards make that harmless).
+ */
+export const finishOwn = (marker: Item, record: Item | null, target: (record: Item | null) => IndexState): Promise<boolean> =>
+  finishFlight({ name: `E${marker.id}@${marker.v}`, markers: [marker], records: new Map([[Number(marker.id), record]]), sealed: true }, target);
+
+/**
  * Applies what the marker of event `id` stands for, if there is one: its own change, or its group's. False when the
  * request ran out of time first, or the group is still being written (its writer finishes it).
  */
