@@ -5,7 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { runHorizonJob, type HorizonReport } from '../lib/events/horizon.js';
-import { indexState } from '../lib/events/words.js';
+import { indexState } from '../lib/events/index-state.js';
 import { repairRelocations } from '../lib/geo/relocate.js';
 import { repairWordIndex } from '../lib/search/commit.js';
 import { observedHandler } from '../lib/observability/handler.js';

@@ -23,7 +23,7 @@ import { untilSeriesWhole } from '../store/series.js';
 import { byStart } from '../store/entries.js';
 import { countedTerm, unindexedEvents, wordSource } from '../search/source.js';
 import { NONE_IN_FLIGHT, readInFlight, type InFlight } from '../search/in-flight.js';
-import { indexState } from './words.js';
+import { indexState } from './index-state.js';
 import { fromUtcMs, readMeta, toUtcMs, type EventIndexEntry, type EventsMeta } from '../store/events.js';
 import type { LinkKind } from '../store/links.js';
 import { linkCountOf } from '../store/refs.js';

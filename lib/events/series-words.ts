@@ -19,7 +19,7 @@ import { batchGet, queryAll, type Item } from '../store/records.js';
 import { EMPTY_MANIFEST, NO_INDEX_CHANGE, planIndexChange, readManifest, repairIndex, syncIndex, wordValue, type IndexGoal, type IndexPlan,
   type WordSpace } from '../store/words.js';
 import { isEvent, isSeries, type EventItem } from './record.js';
-import { textTerms } from './words.js';
+import { textTerms } from './index-state.js';
 import { logger } from '../observability/logger.js';
 
 const SIDE = 'WX#series';

@@ -204,7 +204,7 @@ async function horizonWork(extend: boolean): Promise<void> {
 
 async function finishIndexWork(all: boolean): Promise<void> {
   try {
-    const [{ repairWordIndex }, { indexState }] = await Promise.all([import('../search/commit.js'), import('../events/words.js')]);
+    const [{ repairWordIndex }, { indexState }] = await Promise.all([import('../search/commit.js'), import('../events/index-state.js')]);
     const done = await repairWordIndex(indexState, 100, all ? 0 : 60_000);
     if (done) info(`Search index: finished the work of ${done} earlier write(s).`);
   } catch (e) {

@@ -10,7 +10,7 @@ import { db, table } from '../store/client.js';
 import { statusCode } from '../store/event-counts.js';
 import { postKey } from '../store/keys.js';
 import { batchGet, queryAll, type Item } from '../store/records.js';
-import { beforeOf, flightChunks, itemKeyOf, MARKERS, singleGuard, tokenPartition, type IndexState } from './commit.js';
+import { beforeOf, flightChunks, itemKeyOf, MARKERS, singleGuard, tokenPartition, type IndexState } from './flight.js';
 import { countPartition } from './changes.js';
 import { countGroupOf, countSortKey, langBit, type EventWords } from './terms.js';
 

@@ -10,7 +10,8 @@
  */
 import { BatchWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { eventCreateExtras } from '../../lib/events/operations.js';
-import { INDEX_RULES, indexState } from '../../lib/events/words.js';
+import { indexState } from '../../lib/events/index-state.js';
+import { INDEX_RULES } from '../../lib/events/words.js';
 import { indexChanges } from '../../lib/search/changes.js';
 import { materialise } from '../../lib/events/series.js';
 import { SERIES_WORDS, seriesGoal } from '../../lib/events/series-words.js';
