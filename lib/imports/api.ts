@@ -33,6 +33,12 @@ export interface ApiAnswer {
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
 
+/**
+ * Each call's time limit, as the events function has in AWS: an Idempotency-Key a call holds lapses after it (contract §17),
+ * so a run taken over after its worker died mid-create waits at most this long to repeat that create.
+ */
+const CALL_MS = 25_000;
+
 /** The caller of each event this module built, and only of those. */
 const callers = new WeakMap<APIGatewayProxyEventV2, Caller>();
 const callerOf = (event: APIGatewayProxyEventV2): Caller => {
@@ -113,7 +119,7 @@ export function ownerApi(owner: Caller, language: Language, deadline: number): O
         },
       };
       callers.set(event, owner);
-      const result = await handlerOf(route.group)(event, context(requestId, deadline));
+      const result = await handlerOf(route.group)(event, context(requestId, Math.min(deadline, Date.now() + CALL_MS)));
       let parsed: Record<string, unknown> = {};
       try {
         parsed = JSON.parse(result.body ?? '{}') as Record<string, unknown>;

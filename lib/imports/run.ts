@@ -78,7 +78,11 @@ class Run {
     try {
       return await this.steps();
     } catch (e) {
-      if (e instanceof LostLease || e instanceof IdentityTaken) return 'busy';
+      if (e instanceof LostLease || e instanceof IdentityTaken) {
+        // Another worker has the import, or it was deleted: in that case its removal may start at once.
+        if (await releaseLease(this.imp.id, this.token)) await sendToWorker(this.imp.id);
+        return 'busy';
+      }
       if (e instanceof OutOfTime) return this.handOver();
       // The store or the service failed: the lease lapses and the run is taken up again (the dispatcher, the next message).
       throw e;
@@ -128,8 +132,6 @@ class Run {
       const read = await readTecSource({ url: source.url!, username: source.username, password }, { window, limit: MAX_EVENTS, fetch: tecFetch });
       return { read, validators: none };
     }
-    const ics = readers.ics;
-    if (!ics) throw new SourceProblem('iCalendar sources cannot be read by this build of the service');
     let text: string;
     let validators = none;
     if (source.url === undefined) {
@@ -142,6 +144,8 @@ class Run {
       if (fetched.notModified) return { read: null, validators };
       text = fetched.body.toString('utf8');
     }
+    const ics = readers.ics;
+    if (!ics) throw new SourceProblem('iCalendar sources cannot be read by this build of the service');
     const window = this.imp.startUtc || this.imp.endUtc ? { startUtc: this.imp.startUtc, endUtc: this.imp.endUtc } : undefined;
     const read = ics(text, { siteTimeZone: config().siteTimezone, oneTime: this.imp.schedule === 'once', window, limit: MAX_EVENTS });
     return { read, validators };

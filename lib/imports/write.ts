@@ -117,8 +117,8 @@ async function writeOne(api: OwnerApi, w: EventWrite): Promise<Written> {
 async function createWithRef(api: OwnerApi, ref: string, fields: EventFields): Promise<ApiAnswer> {
   for (let attempt = 0; ; attempt++) {
     const answer = await api.call('POST', '/events', { body: fields, idempotencyKey: ref });
-    // The first request with this key is still running (a worker that died mid-write holds it until its time limit).
-    if (answer.status !== 409 || answer.body.code !== 'rest_idempotency_in_progress' || attempt >= 30) return answer;
+    // The first request with this key is still running (a worker that died mid-write holds it until its time limit, 25 s).
+    if (answer.status !== 409 || answer.body.code !== 'rest_idempotency_in_progress' || attempt >= 40) return answer;
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }
