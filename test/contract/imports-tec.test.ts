@@ -7,6 +7,7 @@
  * logged and kept sealed; scheduled runs queued by the dispatcher; and the limit of 100 imports under concurrency.
  * Each test has a month of its own at the source, and imports only that month.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -282,6 +283,30 @@ describe('schedules', () => {
     const next = Date.parse(`${imp.next_run_utc.replace(' ', 'T')}Z`);
     expect(next).toBeGreaterThan(Date.now());
     expect(next).toBeLessThanOrEqual(Date.now() + 3_600_000);
+  }, SLOW);
+});
+
+describe('npm run import', () => {
+  test('imports a site of the origin through the running service, shows its progress and says what it did', async () => {
+    const M = '08';
+    await seed(M, 2, { title: 'From the command line' });
+    await seed(M, 3, { title: 'And another' });
+    const root = new URL('../..', import.meta.url).pathname;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'lib/local/import-cli.ts', tecUrl(source), '--name', 'CLI', '--start', `2032-${M}-01`,
+      '--end', `2032-${M}-28`, '--api', target.server.url], { cwd: root, env: { ...process.env, CALENDAR_JWT_SECRET: TARGET_SECRET },
+      stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect([code, stderr]).toEqual([0, expect.stringMatching(/^Import \d+ \(http:\/\/127\.0\.0\.1:\d+\/calendar\/events\/v1\/imports\/\d+\) queued\./)]);
+    expect(stdout).toMatch(/^Import \d+ done: 2 events: 2 created, 0 updated, 0 unchanged, 0 removed, 0 failed\n$/);
+    expect((await eventsIn(target, `2032-${M}-01`, `2032-${M}-28`)).map((e) => e.title)).toEqual(['From the command line', 'And another']);
+    // Not a file, not a URL: a usage error before anything is sent.
+    const wrong = spawn(process.execPath, ['--import', 'tsx', 'lib/local/import-cli.ts', 'no-such-file.ics', '--api', target.server.url], { cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(await new Promise((resolve) => wrong.on('close', resolve))).toBe(2);
   }, SLOW);
 });
 
