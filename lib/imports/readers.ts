@@ -12,6 +12,8 @@ export interface IcsReadOptions {
   /** UTC `YYYY-MM-DD HH:MM:SS` bounds: a series is in the window when any of its occurrences is. */
   window?: { startUtc?: string; endUtc?: string };
   limit?: number;
+  /** The service's recurrence horizon (contract §13): series are evaluated this many days ahead. */
+  horizonDays?: number;
 }
 
 /** Throws an Error whose message says the text is not iCalendar. */

@@ -147,7 +147,8 @@ class Run {
     const ics = readers.ics;
     if (!ics) throw new SourceProblem('iCalendar sources cannot be read by this build of the service');
     const window = this.imp.startUtc || this.imp.endUtc ? { startUtc: this.imp.startUtc, endUtc: this.imp.endUtc } : undefined;
-    const read = ics(text, { siteTimeZone: config().siteTimezone, oneTime: this.imp.schedule === 'once', window, limit: MAX_EVENTS });
+    const read = ics(text, { siteTimeZone: config().siteTimezone, oneTime: this.imp.schedule === 'once', window, limit: MAX_EVENTS,
+      horizonDays: config().recurrenceHorizonDays });
     return { read, validators };
   }
 

@@ -52,6 +52,15 @@ function sourceOf(target: string, o: Options): { source: Record<string, unknown>
   return { source: { type: 'ics', url: target }, name: url.host };
 }
 
+/** What the API answers: an import, or an error. */
+interface Answer {
+  id?: number;
+  rest_url?: string;
+  last_run?: Run;
+  message?: string;
+  data?: { params?: Record<string, string> };
+}
+
 interface Run {
   state: string;
   processed: number;
@@ -88,7 +97,7 @@ async function main(): Promise<void> {
   const body = { name: values.name ?? name, source, ...(values.schedule ? { schedule: values.schedule } : {}),
     ...(values.authority ? { authority: values.authority } : {}), ...(values.start ? { start_date: values.start } : {}),
     ...(values.end ? { end_date: values.end } : {}) };
-  const call = async (method: string, path: string, payload?: unknown): Promise<{ status: number; json: any }> => {
+  const call = async (method: string, path: string, payload?: unknown): Promise<{ status: number; json: Answer }> => {
     let res: Response;
     try {
       res = await fetch(`${api}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -96,15 +105,23 @@ async function main(): Promise<void> {
     } catch (e) {
       fail(`Could not reach the API at ${api} (is \`npm start\` running?): ${(e as Error).message}`);
     }
-    return { status: res.status, json: await res.json().catch(() => ({})) };
+    const text = await res.text();
+    let json: Answer = {};
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // not JSON: an empty answer says what went wrong through its status
+    }
+    return { status: res.status, json };
   };
 
   const created = await call('POST', '/imports', body);
-  if (created.status !== 202) {
-    const reasons = created.json?.data?.params ? ` (${Object.entries(created.json.data.params).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '';
-    fail(`The API answered ${created.status}: ${created.json?.message ?? 'no answer'}${reasons}`, 1);
+  if (created.status !== 202 || !created.json.last_run) {
+    const params = created.json.data?.params;
+    const reasons = params ? ` (${Object.entries(params).map(([k, v]) => `${k}: ${v}`).join('; ')})` : '';
+    fail(`The API answered ${created.status}: ${created.json.message ?? 'no answer'}${reasons}`, 1);
   }
-  const id: number = created.json.id;
+  const id = created.json.id!;
   process.stderr.write(`Import ${id} (${created.json.rest_url}) queued.\n`);
   const bar = new SingleBar({ format: 'Importing [{bar}] {value}/{total} events | {created} created, {updated} updated, {failed} failed',
     stream: process.stderr, hideCursor: true });
@@ -113,7 +130,7 @@ async function main(): Promise<void> {
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 500));
     const res = await call('GET', `/imports/${id}`);
-    if (res.status !== 200) fail(`Reading import ${id}: the API answered ${res.status}.`, 1);
+    if (res.status !== 200 || !res.json.last_run) fail(`Reading import ${id}: the API answered ${res.status}.`, 1);
     run = res.json.last_run;
     if (run.total > 0 && !started) {
       bar.start(run.total, 0, run);
