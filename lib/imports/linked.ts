@@ -1,13 +1,15 @@
 /**
  * The venues, organizers and terms source events name, found or created (contract §20): a venue by its name, an
  * organizer by its email, else its name, a term by its name; created when missing, through the API's own creates. A
- * venue or organizer that exists is linked as it is (the source's address or coordinates do not overwrite it). One run
- * creates at most MAX_NEW_LINKED of them; an event that would need more fails with an error naming the limit.
+ * venue or organizer that exists is linked as it is (the source's address or coordinates do not overwrite it); a term is
+ * a top-level one of that name. One run creates at most MAX_NEW_LINKED of them; an event that would need more fails with
+ * an error naming the limit, while existing records are still found.
  */
 import { fold } from '../linked/item.js';
 import { idsInNameItem, nameKey } from '../linked/names.js';
 import { batchGet, getItem } from '../store/records.js';
 import { postKey } from '../store/keys.js';
+import { nameGuardKey } from '../terms/item.js';
 import type { SourceOrganizer, SourceVenue } from './source.js';
 import { answerMessage, type OwnerApi } from './api.js';
 
@@ -41,6 +43,9 @@ export class LinkedResolver {
 
   term(taxonomy: 'category' | 'tag', name: string): Found {
     return this.once(`${taxonomy}|${fold(name)}`, async () => {
+      // A top-level term of that name holds its name guard (contract §7 term_exists): found without a write.
+      const held = await getItem(nameGuardKey(taxonomy, 0, name), true);
+      if (typeof held?.id === 'number') return held.id;
       this.checkLimit();
       const answer = await this.api.call('POST', taxonomy === 'category' ? '/categories' : '/tags', { body: { name } });
       if (answer.status === 201) {
