@@ -16,7 +16,8 @@
  * - `occurrences` edit a series' occurrences by original start: an edit whose occurrence is not materialised (beyond the
  *   horizon) is skipped; each edit's failure is a warning of its entry, not a failure.
  * - `shown` is the event as written (`Shown`: its fields as the API shows them in the import's language), which a later run
- *   compares to tell the fields changed through the API since (authority `preserve`); `readShown` reads it now.
+ *   compares to tell the fields changed through the API since (authority `preserve`); `readShown` reads it now (an event
+ *   trashed through the API reads with `status: "trash"` and every other field unknown; one deleted for good as null).
  * - Writes act as `writer.owner` (an editor) in `writer.language`, and none starts after `writer.deadline`.
  */
 import type { Caller } from '../auth/caller.js';
@@ -85,7 +86,9 @@ export async function readShown(writer: Writer, ids: number[]): Promise<Map<numb
     await Promise.all(ids.slice(i, i + PARALLEL).map(async (id) => {
       const answer = await api.call('GET', `/events/${id}`, { query: { context: 'edit' } });
       throwIfUnavailable(answer);
-      out.set(id, answer.status === 200 ? shownOf(answer.body) : null);
+      // A trashed event is not shown (403): it reads as trashed, every other field unknown, so nothing of it is written.
+      const trashed = answer.status === 403 && answer.body.code === 'event-no-longer-available';
+      out.set(id, answer.status === 200 ? shownOf(answer.body) : trashed ? TRASHED : null);
     }));
   }
   return out;
@@ -143,6 +146,8 @@ async function editOccurrences(api: OwnerApi, series: number, edits: OccurrenceE
 function throwIfUnavailable(answer: ApiAnswer): void {
   if (answer.status >= 500) throw new StoreUnavailable(answer.body.code === 'rest_unavailable', { cause: answerMessage(answer) });
 }
+
+const TRASHED: Shown = Object.fromEntries(SHOWN_FIELDS.map((k) => [k, k === 'status' ? 'trash' : undefined])) as Shown;
 
 const ids = (list: unknown): number[] => (Array.isArray(list) ? list.map((x) => Number((x as { id?: unknown })?.id)).sort((a, b) => a - b) : []);
 

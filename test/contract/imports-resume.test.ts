@@ -141,23 +141,25 @@ describe('the lease (lib/store/imports.ts, on DynamoDB Local)', () => {
       await db.send(new PutCommand({ TableName: table, Item: store.newRun(7, Date.now()) }));
       const now = Date.now();
       const tokens = Array.from({ length: 20 }, () => randomUUID());
-      const taken = await Promise.all(tokens.map((t) => store.takeLease(7, t, now, 200)));
+      // Leases of 3 s: longer than the steps below take on a busy machine, short enough to wait for one to lapse.
+      const taken = await Promise.all(tokens.map((t) => store.takeLease(7, t, now, 3000)));
       const winners = tokens.filter((_, i) => taken[i] !== null);
       expect(winners).toHaveLength(1);
       const counts = { processed: 1, total: 2, created: 1, updated: 0, unchanged: 0, removed: 0, failed: 0 };
-      expect(await store.saveProgress(7, winners[0]!, now, 200, counts, [])).toBe(true);
+      const savedAt = Date.now();
+      expect(await store.saveProgress(7, winners[0]!, savedAt, 3000, counts, [])).toBe(true);
       const loser = tokens.find((t) => t !== winners[0])!;
-      expect(await store.saveProgress(7, loser, now, 200, counts, [])).toBe(false);
+      expect(await store.saveProgress(7, loser, Date.now(), 3000, counts, [])).toBe(false);
       // Held: nobody takes it. Lapsed (its worker died): the next one does, and the first can no longer save or finish.
-      expect(await store.takeLease(7, loser, Date.now(), 200)).toBeNull();
-      await new Promise((r) => setTimeout(r, 300));
+      expect(await store.takeLease(7, loser, Date.now(), 3000)).toBeNull();
+      await new Promise((r) => setTimeout(r, Math.max(0, savedAt + 3100 - Date.now())));
       const takenOver = await store.takeLease(7, loser, Date.now(), 60_000);
       expect(takenOver).toMatchObject({ state: 'running', processed: 1, lease: loser });
-      expect(await store.saveProgress(7, winners[0]!, Date.now(), 200, counts, [])).toBe(false);
+      expect(await store.saveProgress(7, winners[0]!, Date.now(), 3000, counts, [])).toBe(false);
       expect(await store.finishRun(7, winners[0]!, { state: 'done', finishedUtc: '2033-01-01 00:00:00', counts, errors: [], message: '' })).toBe(false);
       expect(await store.finishRun(7, loser, { state: 'done', finishedUtc: '2033-01-01 00:00:00', counts, errors: [], message: '' })).toBe(true);
       // Finished: nothing to take until a run is queued; a second queue while one is queued is refused.
-      expect(await store.takeLease(7, randomUUID(), Date.now(), 200)).toBeNull();
+      expect(await store.takeLease(7, randomUUID(), Date.now(), 3000)).toBeNull();
       await store.queueRun(7, Date.now());
       await expect(store.queueRun(7, Date.now())).rejects.toBeInstanceOf(store.RunBusy);
     } finally {

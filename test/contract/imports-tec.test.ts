@@ -175,6 +175,11 @@ describe('authority', () => {
     await rerun(target, imp.id);
     expect((await target.ok('GET', `/events/${ourA.id}`)).title).toBe('Our own title');
     expect((await target.ok('GET', `/events/${ourA.id}`)).cost).toBe('9');
+    // An event trashed here stays trashed, whatever the source changes.
+    await target.ok('DELETE', `/events/${ourB.id}`);
+    await source.ok('PATCH', `/events/${b.id}`, { title: 'Second, once more' });
+    expect((await rerun(target, imp.id)).last_run).toMatchObject({ updated: 0, failed: 0 });
+    expect((await eventsIn(target, `2032-${M}-01`, `2032-${M}-28`, '&status=trash')).map((e) => [e.id, e.title])).toEqual([[ourB.id, 'Second, renamed']]);
   }, SLOW);
 
   test('overwrite (the default): the source wins on every run that brings a change', async () => {
