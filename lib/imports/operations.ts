@@ -19,7 +19,7 @@ import type { Item } from '../store/records.js';
 import { afterCommit, retryConflicts } from '../store/retry.js';
 import { nowUtcWall } from '../time/format.js';
 import { parseWriteDate } from '../time/parse.js';
-import { sourceUrlProblem } from './fetch.js';
+import { sameOrigin, sourceUrlProblem } from './fetch.js';
 import { sendToWorker } from './queue.js';
 import { IMPORT_SHAPE, type ImportItem, type StoredSource } from './record.js';
 import { nextDue } from './schedule.js';
@@ -100,10 +100,14 @@ async function applyImport(ctx: RequestContext<ImportWriteParams>, prev: ImportI
   return { item, content };
 }
 
-/** A tec source: its credentials both or neither; a password kept sealed, and kept as it was when an update sends none. */
+/**
+ * A tec source: its credentials both or neither; a password kept sealed, and kept as it was when an update sends none —
+ * unless the update moves the source to another origin, which never gets the old one's password.
+ */
 async function tecSource(id: number, sent: Extract<SourceInput, { type: 'tec' }>, prev: StoredSource | undefined): Promise<StoredSource> {
   const source: StoredSource = { type: 'tec', url: sent.url };
   if (sent.username === '') return source;
+  if (prev?.url && !sameOrigin(prev.url, sent.url)) prev = undefined;
   const username = sent.username ?? prev?.username;
   if (sent.password) {
     if (!username) throw invalidParam('source', 'a password needs its username');

@@ -208,6 +208,10 @@ describe('tec credentials', () => {
     // A PATCH without a password keeps the one kept.
     const renamed = await api(`/imports/${id}`, { method: 'PATCH', token: editor, body: { source: { type: 'tec', url } } });
     expect(renamed.json.source.username).toBe('importer');
+    // Another site never gets this one's password.
+    const moved = await api(`/imports/${id}`, { method: 'PATCH', token: editor, body: { source: { type: 'tec', url: 'http://localhost:10/wp-json/tribe/events/v1' } } });
+    expect(moved.json.source).toEqual({ type: 'tec', url: 'http://localhost:10/wp-json/tribe/events/v1' });
+    await api(`/imports/${id}`, { method: 'PATCH', token: editor, body: { source: { type: 'tec', url, username: 'importer', password } } });
     const cleared = await api(`/imports/${id}`, { method: 'PATCH', token: editor, body: { source: { type: 'tec', url, username: '' } } });
     expect(cleared.json.source).toEqual({ type: 'tec', url });
     expect((await api(`/imports/${id}`, { method: 'DELETE', token: editor })).status).toBe(200);
