@@ -1,6 +1,8 @@
 /**
  * The iCalendar reader (lib/imports/ics/, contract §20) as the run calls it: a table entry, so that the run does not depend
- * on the reader's module until it is part of the build. Without it an ics run fails with a message saying so.
+ * on the reader's module until it is part of the build. Without it an ics run fails with a message saying so. Once the
+ * reader is merged: `import { readIcs } from './ics/read.js'` and `{ ics: (text, options) => readIcs(text, options) }`
+ * below, and test/contract/imports-ics.pending.ts renamed to imports-ics.test.ts.
  */
 import type { SourceRead } from './source.js';
 

@@ -116,7 +116,9 @@ class Run {
       await this.batch(events.slice(i, i + BATCH));
       await this.save();
     }
-    await this.removeGone(events, read.truncated === true);
+    // An event the source still has but could not be read this time is not taken as gone.
+    const unreadableKeys = new Set(read.errors.flatMap((e) => (e.uid ? [`uid:${e.uid}`, `tec:${e.uid}`] : [])));
+    await this.removeGone(events, read.truncated === true, unreadableKeys);
     return this.finish('done', read.truncated ? `the source has more than ${MAX_EVENTS} events: the first ${MAX_EVENTS} in start order were imported`
       : '', { ...validators, total: this.counts.total });
   }
@@ -321,11 +323,11 @@ class Run {
 
   /**
    * Trashes the events the import brought in that the source no longer lists within this run's window (not under
-   * `retain`). A read cut short by the limit says nothing of the events after its last one.
+   * `retain`). A read cut short by the limit says nothing of the events after its last one, nor an unreadable event of itself.
    */
-  private async removeGone(events: SourceEvent[], truncated: boolean): Promise<void> {
+  private async removeGone(events: SourceEvent[], truncated: boolean, unreadable: Set<string>): Promise<void> {
     if (this.imp.authority === 'retain') return;
-    const listed = new Set(events.map((e) => e.key));
+    const listed = new Set([...events.map((e) => e.key), ...unreadable]);
     // Removed by this run's earlier attempt (a run taken over).
     this.counts.removed += [...this.identities.values()].filter((i) => i.removed && i.rn === this.run.n && i.act === 'r' && !listed.has(i.key)).length;
     const lastStart = events.at(-1)?.startUtc;

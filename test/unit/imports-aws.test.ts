@@ -171,6 +171,35 @@ describe('imports in AWS: the imports function, the worker and the dispatcher (K
     expect(seen.length).toBe(before);
   }, 120_000);
 
+  it('an event the source still lists but that cannot be read this time is an error, not a removal', async () => {
+    let listed: unknown[] = [];
+    const crafted = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ events: listed, total: listed.length, total_pages: 1 }));
+    });
+    await new Promise<void>((resolve) => crafted.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(crafted.address() as AddressInfo).port}/wp-json/tribe/events/v1`;
+      const other = { ...RECORD, id: 42, title: 'Second', slug: 'second', status: 'publish' };
+      listed = [{ ...RECORD, status: 'publish' }, other];
+      const id = (await call(imports, 'POST', '/imports', { name: 'Crafted', source: { type: 'tec', url }, start_date: '2034-01-01', end_date: '2034-01-31' })).json.id;
+      const turn = () => worker(sqsEvent([JSON.stringify({ import: id })]), context(120_000));
+      await turn();
+      expect((await call(imports, 'GET', `/imports/${id}`)).json.last_run).toMatchObject({ state: 'done', created: 2 });
+      listed = [{ ...RECORD, status: 'publish' }, { ...other, start_date: 'soon' }];
+      await call(imports, 'POST', `/imports/${id}/run`);
+      await turn();
+      expect((await call(imports, 'GET', `/imports/${id}`)).json.last_run).toMatchObject({ state: 'done', unchanged: 1, failed: 1, removed: 0,
+        errors: [{ uid: '42', message: 'start_date is not a date YYYY-MM-DD HH:MM:SS' }] });
+      listed = [{ ...RECORD, status: 'publish' }];
+      await call(imports, 'POST', `/imports/${id}/run`);
+      await turn();
+      expect((await call(imports, 'GET', `/imports/${id}`)).json.last_run).toMatchObject({ state: 'done', unchanged: 1, removed: 1 });
+    } finally {
+      await new Promise((resolve) => crafted.close(resolve));
+    }
+  }, 120_000);
+
   it('the dispatcher queues a due scheduled run on the queue and moves its time on', async () => {
     const created = await call(imports, 'POST', '/imports', { name: 'Daily', source: { type: 'tec', url: sourceUrl }, schedule: 'daily' });
     const id = created.json.id;
