@@ -195,7 +195,7 @@ async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListW
   if ((page - 1) * perPage >= total) return { total, slice: [], full: null };
   // Each part's first page × per_page entries in start order hold the merged list's first page × per_page.
   const listed = await Promise.all(counted.map(async (part) => [...part.earlier, ...await (minus ? readWithout : readEventsFrom)(part.source, meta, lo,
-    hi, page * perPage - part.earlier.length, (e) => part.statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e))]));
+    hi, page * perPage - part.earlier.length, (e) => part.statuses.includes(e.status as PostStatus) && !e.hidden && endsBy(e), part.statuses)]));
   return { total, slice: [...listed.flat(), ...extra].sort(byStart).slice((page - 1) * perPage, page * perPage), full: null };
 }
 

@@ -10,7 +10,7 @@ import { entryItem } from '../store/entries.js';
 import type { Item } from '../store/records.js';
 import { MAX_TERMS } from '../store/words.js';
 import type { TransactItem } from '../store/types.js';
-import { finishIndex, isSizeError, markerPut, noMarker, repairWordIndex, stateChanges, type IndexState } from '../search/commit.js';
+import { currentGroup, finishIndex, finishOwn, isSizeError, markerPut, noMarker, repairWordIndex, stateChanges, type IndexState } from '../search/commit.js';
 import { UNINDEXED_PARTITION } from '../search/source.js';
 import type { EventWords } from '../search/terms.js';
 import { htmlToText } from '../text/sanitize.js';
@@ -108,11 +108,17 @@ export async function planWords(prev: EventItem | null, planned: EventItem | nul
   const items = stateChanges(id, before, after);
   const guard = prev ? [noMarker(id)] : [];
   const record = <T extends EventItem | null>(r: T): T => (r ? { ...r, ws: INDEX_RULES, ...(whole ? { wu: true } : {}) } : r);
+  // A write of a batch (an import's) leaves its index change to the batch's group, folded with the others' (lib/search/commit.ts).
+  const group = currentGroup();
+  if (group && items.length) {
+    return { items: [markerPut(id, next?.v ?? prev!.v + 1, before, group)], record, commit: (write) => committed(id, write, async () => {}) };
+  }
   if (items.length + guard.length <= room) {
     return { items: [...guard, ...items], record, commit: (write) => committed(id, write, async () => {}) };
   }
   const v = next?.v ?? prev!.v + 1;
-  return { items: [markerPut(id, v, before)], record, commit: (write) => committed(id, write, () => applyIndex(id)) };
+  const marker = markerPut(id, v, before);
+  return { items: [marker], record, commit: (write) => committed(id, write, () => applyIndex(marker.Put!.Item as Item, next && record(next))) };
 }
 
 /**
@@ -123,7 +129,8 @@ async function committed(id: number, write: () => Promise<void>, after: () => Pr
   try {
     await write();
   } catch (e) {
-    if (e instanceof StoreUnavailable && e.outcomeUnknown) await after();
+    // It may have landed: its marker, if it stands, says so.
+    if (e instanceof StoreUnavailable && e.outcomeUnknown) await finishIndex(id, indexState).catch(() => false);
     if (isSizeError(e)) {
       overflowing.add(id);
       throw new LinkConflict();
@@ -135,14 +142,14 @@ async function committed(id: number, write: () => Promise<void>, after: () => Pr
 }
 
 /**
- * After the write has committed: applies its index change, then finishes one or two whose requests ended before
- * theirs. A failure here does not fail the write: its marker stays, and a later write or the sweeper finishes it.
+ * After the write has committed: applies its index change (from the marker it put and the record it wrote), and
+ * meanwhile finishes one or two whose requests ended before theirs. A failure here does not fail the write: its marker
+ * stays, and a later write or the sweeper finishes it.
  */
-async function applyIndex(id: number): Promise<void> {
+async function applyIndex(marker: Item, record: EventItem | null): Promise<void> {
   try {
-    await finishIndex(id, indexState);
-    await repairWordIndex(indexState);
+    await Promise.all([finishOwn(marker, record, indexState), repairWordIndex(indexState)]);
   } catch (e) {
-    logger.warn('search index not brought up to date; a later write finishes it', { id, error: e as Error });
+    logger.warn('search index not brought up to date; a later write finishes it', { id: marker.id, error: e as Error });
   }
 }

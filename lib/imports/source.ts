@@ -59,7 +59,7 @@ export interface SourceFields {
 export interface SourceOverride {
   /** The occurrence's scheduled start, wall clock `YYYY-MM-DD HH:MM:SS` in the series' time zone. */
   recurrenceId: string;
-  /** Cancelled occurrences become exceptions of the series. */
+  /** Cancelled (or private) occurrences become exceptions of the series. */
   removed: boolean;
   /** What the occurrence changes (dates, title…), in the series' own terms. */
   fields: Partial<SourceFields>;
@@ -80,7 +80,10 @@ export interface SourceEvent {
   hash: string;
   fields: SourceFields;
   overrides: SourceOverride[];
-  /** UTC `YYYY-MM-DD HH:MM:SS` of the first occurrence's start and of the last occurrence's end (windows, order). */
+  /**
+   * UTC `YYYY-MM-DD HH:MM:SS` of the first occurrence's start and of the last occurrence's end (windows, order);
+   * `9999-12-31 23:59:59` for a series that runs on past the recurrence horizon, as the service stores it.
+   */
   startUtc: string;
   endUtc: string;
 }

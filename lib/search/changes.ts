@@ -8,7 +8,7 @@ import { durationBucket } from '../store/events.js';
 import { SHORT_BUCKET, spanTier } from '../store/event-counts.js';
 import { pad } from '../store/keys.js';
 import type { Key, TransactItem } from '../store/types.js';
-import { countContributions, postingValues, type EventWords } from './terms.js';
+import { countContributions, countSortKey, postingValues, type EventWords } from './terms.js';
 
 export const postingPartition = (letter: string): string => `W1#${letter}`;
 export const countPartition = (group: string): string => `C#W2#${group}`;
@@ -41,12 +41,12 @@ export function countAdd(key: Key, deltas: Map<string, number>): TransactItem {
     ExpressionAttributeValues: values } };
 }
 
-/** The count increments of an event, by count item key (`<group>\u0000<month>`). */
+/** The count increments of an event, by count item key (`<group>\u0000<sort key>`). */
 function countsByItem(w: EventWords | null, sign: number, into: Map<string, Map<string, number>>): void {
   if (!w) return;
-  const month = w.startUtc.slice(0, 7);
+  const sk = countSortKey(w.status, w.startUtc.slice(0, 7));
   for (const [group, attrs] of countContributions(w)) {
-    const k = `${group}\u0000${month}`;
+    const k = `${group}\u0000${sk}`;
     let deltas = into.get(k);
     if (!deltas) into.set(k, (deltas = new Map()));
     for (const [name, unit] of attrs) deltas.set(name, (deltas.get(name) ?? 0) + sign * unit);
@@ -91,8 +91,8 @@ export function indexChanges(id: number, before: EventWords | null, after: Event
   for (const k of [...moves.keys()].sort()) {
     const deltas = new Map([...moves.get(k)!].filter(([, d]) => d !== 0));
     if (deltas.size === 0) continue;
-    const [group, month] = k.split('\u0000');
-    counts.push(countAdd({ PK: countPartition(group!), SK: month! }, deltas));
+    const [group, sk] = k.split('\u0000');
+    counts.push(countAdd({ PK: countPartition(group!), SK: sk! }, deltas));
   }
   return [...postings, ...spans, ...counts];
 }

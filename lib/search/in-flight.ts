@@ -10,9 +10,9 @@ import { db, table } from '../store/client.js';
 import { statusCode } from '../store/event-counts.js';
 import { postKey } from '../store/keys.js';
 import { batchGet, queryAll, type Item } from '../store/records.js';
-import { beforeOf, chunksOf, MARKERS, stateChanges, type IndexState } from './commit.js';
+import { beforeOf, flightChunks, itemKeyOf, MARKERS, singleGuard, tokenPartition, type IndexState } from './commit.js';
 import { countPartition } from './changes.js';
-import { countGroupOf, langBit, type EventWords } from './terms.js';
+import { countGroupOf, countSortKey, langBit, type EventWords } from './terms.js';
 
 export interface InFlight {
   /** Events whose index is being brought up to date: their index entries are left out and their records checked. */
@@ -26,10 +26,10 @@ export interface InFlight {
 export const NONE_IN_FLIGHT: InFlight = { ids: new Set(), records: [], counted: () => 0 };
 
 /** One event in flight: its index before and after, and which count items already show the after. */
-interface Flight {
+interface Member {
   before: EventWords | null;
   after: EventWords | null;
-  landed: (pk: string, month: string) => boolean;
+  landed: (pk: string, sk: string) => boolean;
 }
 
 const countedIn = (w: EventWords | null, term: string, bit: number, codes: Set<string>, firstDay: string, lastDay: string): number => {
@@ -41,29 +41,37 @@ const countedIn = (w: EventWords | null, term: string, bit: number, codes: Set<s
 
 /** The changes in flight now, read consistently, with the records they bring the index to (`target`). */
 export async function readInFlight(target: (record: Item | null) => IndexState): Promise<InFlight> {
-  const markers = (await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk',
+  const found = (await db().send(new QueryCommand({ TableName: table(), KeyConditionExpression: 'PK = :pk',
     ExpressionAttributeValues: { ':pk': MARKERS }, ConsistentRead: true }))).Items ?? [];
-  if (markers.length === 0) return NONE_IN_FLIGHT;
+  if (found.length === 0) return NONE_IN_FLIGHT;
+  const markers = found.filter((m) => !String(m.SK).startsWith('G#'));
+  const groups = new Map(found.filter((g) => String(g.SK).startsWith('G#')).map((g) => [String(g.SK).slice(2), g]));
   const ids = markers.map((m) => Number(m.id));
   const records = await batchGet(ids.map(postKey), undefined, true);
   const byId = new Map(records.map((r) => [Number(r.id), r]));
-  const flights = await Promise.all(markers.map(async (m): Promise<Flight> => {
-    const id = Number(m.id);
-    const before = beforeOf(m);
-    const after = target(byId.get(id) ?? null);
-    const chunks = chunksOf(stateChanges(id, before, after));
-    // With one chunk, its transaction removes the marker: the marker standing means it has not landed.
-    const tokens = chunks.length <= 1 ? new Set<string>() : new Set((await queryAll({ KeyConditionExpression: 'PK = :pk AND begins_with(SK, :v)',
-      ExpressionAttributeValues: { ':pk': `WTOK#${id}`, ':v': `${m.v}#` }, ConsistentRead: true })).map((t) => String(t.SK).split('#')[1]));
+  // Markers by flight: an event's own change, or its group's.
+  const byFlight = new Map<string, Item[]>();
+  for (const m of markers) {
+    const name = m.g === undefined ? `E${m.id}@${m.v}` : `G${m.g}`;
+    byFlight.set(name, [...(byFlight.get(name) ?? []), m]);
+  }
+  const flights = (await Promise.all([...byFlight].map(async ([name, ms]): Promise<Member[]> => {
+    const sealed = name.startsWith('E') || groups.get(name.slice(1))?.sealed === true;
+    const flight = { name, markers: ms, records: new Map(ms.map((m) => [Number(m.id), byId.get(Number(m.id)) ?? null])), sealed };
+    const chunks = flightChunks(flight, target);
+    // Unsealed, or guarded by its marker: nothing has landed while its markers stand.
+    const tokens = !sealed || singleGuard(flight, chunks) ? new Set<string>() : new Set((await queryAll({ KeyConditionExpression: 'PK = :pk',
+      ExpressionAttributeValues: { ':pk': tokenPartition(name) }, ConsistentRead: true })).map((t) => String(t.SK)));
     const landed = new Map<string, boolean>();
     chunks.forEach((chunk, k) => {
       for (const t of chunk) {
-        const key = t.Update?.Key ?? t.Put?.Item ?? t.Delete?.Key;
-        if (key) landed.set(`${key.PK}\u0000${key.SK}`, tokens.has(String(k)));
+        const key = itemKeyOf(t);
+        landed.set(`${key.PK}\u0000${key.SK}`, tokens.has(String(k)));
       }
     });
-    return { before: before.words, after: after.words, landed: (pk, month) => landed.get(`${pk}\u0000${month}`) ?? false };
-  }));
+    return ms.map((m) => ({ before: beforeOf(m).words, after: target(byId.get(Number(m.id)) ?? null).words,
+      landed: (pk: string, sk: string) => landed.get(`${pk}\u0000${sk}`) ?? false }));
+  }))).flat();
   return {
     ids: new Set(ids),
     records: records.filter((r) => r.kind === 'event'),
@@ -76,8 +84,9 @@ export async function readInFlight(target: (record: Item | null) => IndexState):
       let n = 0;
       for (const f of flights) {
         // An item that has not moved yet still counts the event as it was; one that has, as it is now.
-        if (f.before && !f.landed(pk, f.before.startUtc.slice(0, 7))) n += countedIn(f.before, term, bit, codes, firstDay, lastDay);
-        if (f.after && f.landed(pk, f.after.startUtc.slice(0, 7))) n += countedIn(f.after, term, bit, codes, firstDay, lastDay);
+        const sk = (w: EventWords) => countSortKey(w.status, w.startUtc.slice(0, 7));
+        if (f.before && !f.landed(pk, sk(f.before))) n += countedIn(f.before, term, bit, codes, firstDay, lastDay);
+        if (f.after && f.landed(pk, sk(f.after))) n += countedIn(f.after, term, bit, codes, firstDay, lastDay);
       }
       return n;
     },

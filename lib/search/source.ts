@@ -13,7 +13,7 @@ import { batchGet, queryAll, type Item } from '../store/records.js';
 import { within, type Bound } from '../time/wall.js';
 import { countPartition, postingPartition, spanPartitionOf } from './changes.js';
 import { NONE_IN_FLIGHT, type InFlight } from './in-flight.js';
-import { countGroupOf, DAYS_PER_NUMBER, langBit, letterOf, masksOf, parseCountAttribute, parsePosting, restOf, unpack } from './terms.js';
+import { attributeCounts, countGroupOf, countSortKey, DAYS_PER_NUMBER, langBit, letterOf, masksOf, parseCountAttribute, parsePosting, unpack } from './terms.js';
 
 /** Events held whole (more than MAX_TERMS terms, or too many events of a day for a posting item): searches read them from their records. */
 export const UNINDEXED_PARTITION = 'WX';
@@ -28,6 +28,8 @@ export async function unindexedEvents(from: string, to: string): Promise<EventIn
 
 /** Whether a term's events are counted (a word source for it can give exact totals from its count items). */
 export const countedTerm = (term: string): boolean => countGroupOf(term) !== null;
+
+const ALL_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'];
 
 const monthsBetween = (from: string, to: string): string[] => {
   const out: string[] = [];
@@ -48,12 +50,12 @@ const monthsBetween = (from: string, to: string): string[] => {
 export function wordSource(term: string, lang: Language, hidden = false, flight: InFlight = NONE_IN_FLIGHT): EventSource {
   const letter = letterOf(term);
   const group = countGroupOf(term);
-  const rest = group === null ? '' : restOf(term, group);
   const bit = langBit(lang);
   const pk = postingPartition(letter);
   const countsPk = countPartition(group ?? '');
-  // The count items this request has read, by month (null: none stored): totals and page reads share them.
-  const months = new Map<string, Item | null>();
+  // The count items this request has read, by sort key (`p#<month>`, `x#<month>`; null: none stored): totals and page
+  // reads share them.
+  const read = new Map<string, Item | null>();
 
   const entriesOf = (item: Item): EventIndexEntry[] => {
     const out: EventIndexEntry[] = [];
@@ -67,27 +69,29 @@ export function wordSource(term: string, lang: Language, hidden = false, flight:
     return out.sort((a, b) => (a.startUtc === b.startUtc ? a.id - b.id : a.startUtc < b.startUtc ? -1 : 1));
   };
 
-  /** The count items of the months from `from` to `to`, each read once per request. */
-  async function countItems(from: string, to: string): Promise<Map<string, Item | null>> {
+  /** The count items of the months from `from` to `to` for statuses of the classes asked, each read once per request. */
+  async function countItems(from: string, to: string, classes: string[]): Promise<Map<string, Item[]>> {
     const wanted = monthsBetween(from, to);
-    const missing = wanted.filter((m) => !months.has(m));
-    if (missing.length) {
+    await Promise.all(classes.map(async (c) => {
+      const missing = wanted.map((m) => `${c}#${m}`).filter((sk) => !read.has(sk));
+      if (!missing.length) return;
       const items = await queryAll({ KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': countsPk, ':from': missing[0]!, ':to': missing.at(-1)! } });
-      for (const m of missing) months.set(m, null);
-      for (const item of items) months.set(String(item.SK), item);
-    }
-    return new Map(wanted.map((m) => [m, months.get(m) ?? null]));
+      for (const sk of missing) read.set(sk, null);
+      for (const item of items) read.set(String(item.SK), item);
+    }));
+    return new Map(wanted.map((m) => [m, classes.flatMap((c): Item[] => { const item = read.get(`${c}#${m}`); return item ? [item] : []; })]));
   }
 
-  /** Events of the statuses (codes) per day of a month, from its count item (index 0: the 1st). */
-  const perDay = (item: Item | null, codes: Set<string>): number[] => {
+  /** Events of the statuses (codes) per day of a month, from its count items (index 0: the 1st). */
+  const perDay = (items: Item[], codes: Set<string>): number[] => {
     const days = new Array<number>(32).fill(0);
-    if (!item) return days;
-    for (const [attr, value] of Object.entries(item)) {
-      const a = parseCountAttribute(attr);
-      if (!a || a.rest !== rest || !(a.shown & bit) || !codes.has(a.status) || typeof value !== 'number') continue;
-      unpack(value).forEach((n, i) => { days[a.n * DAYS_PER_NUMBER + i] += n; });
+    for (const item of items) {
+      for (const [attr, value] of Object.entries(item)) {
+        const a = parseCountAttribute(attr);
+        if (!a || !(a.shown & bit) || !codes.has(a.status) || typeof value !== 'number' || !attributeCounts(a, group!, term)) continue;
+        unpack(value).forEach((n, i) => { days[a.n * DAYS_PER_NUMBER + i] += n; });
+      }
     }
     return days;
   };
@@ -105,9 +109,10 @@ export function wordSource(term: string, lang: Language, hidden = false, flight:
     const hi = last === to.slice(0, 4) ? to : `${last}-12-31`;
     if (lo > hi) return [];
     const codes = new Set(statuses.map(statusCode));
+    const classes = [...new Set(statuses.map((s) => countSortKey(s, '').slice(0, 1)))];
     const out: [string, number][] = [];
-    for (const [month, item] of await countItems(lo, hi)) {
-      perDay(item, codes).forEach((n, i) => {
+    for (const [month, items] of await countItems(lo, hi, classes)) {
+      perDay(items, codes).forEach((n, i) => {
         const day = `${month}-${String(i + 1).padStart(2, '0')}`;
         if (n > 0 && day >= from.slice(0, 10) && day <= to.slice(0, 10)) out.push([day, n]);
       });
@@ -131,9 +136,10 @@ export function wordSource(term: string, lang: Language, hidden = false, flight:
     sumDays: group === null || hidden ? undefined : async (firstDay, lastDay, statuses) =>
       (await daysWith(firstDay, lastDay, statuses)).reduce((sum, [, n]) => sum + n, 0) - flight.counted(term, lang, statuses, firstDay, lastDay),
     // Pages read the postings of the days the counts name, a page's worth at a time.
-    readFrom: group === null || hidden ? undefined : async (lo: Bound, hi: Bound, need: number, accept: (e: EventIndexEntry) => boolean) => {
+    readFrom: group === null || hidden ? undefined : async (lo: Bound, hi: Bound, need: number, accept: (e: EventIndexEntry) => boolean,
+      statuses: readonly string[] = ALL_STATUSES) => {
       const found: EventIndexEntry[] = [];
-      const days = await daysWith(lo.utc, hi.utc, ['publish', 'future', 'draft', 'pending', 'private', 'trash']);
+      const days = await daysWith(lo.utc, hi.utc, statuses);
       for (let i = 0; i < days.length && found.length < need;) {
         const batch: string[] = [];
         for (let counted = 0; i < days.length && batch.length < 100 && (counted < need - found.length || batch.length === 0); i++) {

@@ -29,6 +29,7 @@ import {
 import type { LinkFacts } from './types.js';
 import type { TransactItem } from './types.js';
 import { queryAll, queryEntries } from './records.js';
+import { perRequest } from './scope.js';
 import { seriesPartition } from './series.js';
 
 /** Events up to 2^5 = 32 hours long are found near an instant by the byStart index alone. */
@@ -164,10 +165,10 @@ async function sumDays(source: EventSource, firstDay: string, lastDay: string, s
  * reads in pages sized to what is still needed, so page n of a list reads about n × per_page entries.
  */
 export async function readEventsFrom(source: EventSource, meta: EventsMeta, lo: Bound, hi: Bound, need: number,
-  accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]> {
+  accept: (e: EventIndexEntry) => boolean, statuses?: readonly string[]): Promise<EventIndexEntry[]> {
   const found: EventIndexEntry[] = [];
   if (need <= 0 || lo.utc > hi.utc) return found;
-  if (source.readFrom) return source.readFrom(lo, hi, need, accept);
+  if (source.readFrom) return source.readFrom(lo, hi, need, accept, statuses);
   for (const q of source.queries(meta, lo.utc, hi.utc)) {
     await queryEntries(q.input, need, q.limit, q.entries, (e) => within(e.startUtc, lo, hi) && accept(e), found);
     if (found.length >= need) break;
@@ -175,10 +176,10 @@ export async function readEventsFrom(source: EventSource, meta: EventsMeta, lo: 
   return found;
 }
 
-async function countExactly(source: EventSource, meta: EventsMeta, lo: Bound, hi: Bound, accept: (e: EventIndexEntry) => boolean):
-  Promise<number> {
+async function countExactly(source: EventSource, meta: EventsMeta, lo: Bound, hi: Bound, accept: (e: EventIndexEntry) => boolean,
+  statuses: readonly string[]): Promise<number> {
   if (lo.utc > hi.utc || (lo.utc === hi.utc && !(lo.inclusive && hi.inclusive))) return 0;
-  return (await readEventsFrom(source, meta, lo, hi, Infinity, accept)).length;
+  return (await readEventsFrom(source, meta, lo, hi, Infinity, accept, statuses)).length;
 }
 
 /**
@@ -190,10 +191,10 @@ export async function countStarts(source: EventSource, meta: EventsMeta, lo: Bou
   const accept = (e: EventIndexEntry) => statuses.includes(e.status) && !e.hidden;
   const firstDay = lo.inclusive && lo.utc.endsWith(' 00:00:00') ? lo.utc.slice(0, 10) : shiftDay(lo.utc, 1);
   const lastDay = hi.inclusive && hi.utc.endsWith(' 23:59:59') ? hi.utc.slice(0, 10) : shiftDay(hi.utc, -1);
-  if (firstDay > lastDay) return countExactly(source, meta, lo, hi, accept);
+  if (firstDay > lastDay) return countExactly(source, meta, lo, hi, accept, statuses);
   const parts = await Promise.all([
-    countExactly(source, meta, lo, { utc: `${firstDay} 00:00:00`, inclusive: false }, accept),
-    countExactly(source, meta, { utc: `${lastDay} 23:59:59`, inclusive: false }, hi, accept),
+    countExactly(source, meta, lo, { utc: `${firstDay} 00:00:00`, inclusive: false }, accept, statuses),
+    countExactly(source, meta, { utc: `${lastDay} 23:59:59`, inclusive: false }, hi, accept, statuses),
     source.sumDays ? source.sumDays(firstDay, lastDay, statuses) : sumDays(source, firstDay, lastDay, statuses),
   ]);
   return parts.reduce((a, b) => a + b, 0);
@@ -214,14 +215,15 @@ export async function runningPast(source: EventSource, meta: EventsMeta, end: Bo
   const shortFrom = { utc: fromUtcMs(endMs - 2 ** SHORT_BUCKET * 3_600_000), inclusive: true };
   const [short, ...spans] = await Promise.all([
     readEventsFrom(source, meta, shortFrom, { utc: end.utc, inclusive: true }, Infinity,
-      (e) => durationBucket(e.startUtc, e.endUtc) <= SHORT_BUCKET && keep(e)),
+      (e) => durationBucket(e.startUtc, e.endUtc) <= SHORT_BUCKET && keep(e), statuses),
     ...tiers.map(async (t) => {
       const from = fromUtcMs(endMs - 4 ** t * 3_600_000);
       if (source.longFrom) return source.longFrom(t, from, end.utc);
-      const items = await queryAll({
+      // Every source of one list reads the same span entries near the end (ticketed=false: all events and the ticketed ones).
+      const items = await perRequest(`span:${t}:${from}:${end.utc}`, () => queryAll({
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': spanPartition(t), ':from': from, ':to': `${end.utc}#~` },
-      });
+      }));
       return items.map(entryOfItem);
     }),
   ]);

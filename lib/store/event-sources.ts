@@ -1,7 +1,7 @@
 /**
  * Where a list of events can be read from, in start order, and counted (lib/store/README.md "Event counts"): every
  * listed event (the byStart index, one partition per UTC year), the events of one venue, organizer, category or tag
- * (its relationship partition), the featured events, and the events holding a search word (lib/store/words.ts).
+ * (its relationship partition), the featured events, and the events holding a search word (lib/search/source.ts).
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Bound } from '../time/wall.js';
@@ -38,8 +38,11 @@ export interface EventSource {
   factual: boolean;
   /** A source with counts of its own layout: its events of `statuses` starting on the UTC days `firstDay`…`lastDay`. */
   sumDays?(firstDay: string, lastDay: string, statuses: readonly string[]): Promise<number>;
-  /** A source with a read of its own: its entries with start in [lo, hi] that `accept` takes, in start order, until `need`. */
-  readFrom?(lo: Bound, hi: Bound, need: number, accept: (e: EventIndexEntry) => boolean): Promise<EventIndexEntry[]>;
+  /**
+   * A source with a read of its own: its entries with start in [lo, hi] that `accept` takes, in start order, until `need`
+   * (`statuses`: the only ones `accept` takes, when known).
+   */
+  readFrom?(lo: Bound, hi: Bound, need: number, accept: (e: EventIndexEntry) => boolean, statuses?: readonly string[]): Promise<EventIndexEntry[]>;
 }
 
 const perEntry = (need: number): number => Math.min(1000, Math.ceil(need * 1.25) + 5);

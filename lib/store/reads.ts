@@ -11,6 +11,7 @@ import { NoFreeSlug } from './errors.js';
 import { slugCandidates } from '../text/slug.js';
 import { slugKey, type PostKind, type Taxonomy } from './keys.js';
 import { batchGet, type Item } from './records.js';
+import { perRequest } from './scope.js';
 
 export type Key = { PK: string; SK: string };
 type SlugKind = PostKind | Taxonomy;
@@ -22,6 +23,16 @@ export const SLUG_PREFETCH = 10;
 const SLUG_BATCH = 25;
 
 const id = (k: Key): string => `${k.PK}\u0000${k.SK}`;
+
+/** Items this request has read by key (null: read and absent), so that a plan does not read them again. */
+const requestItems = (): Promise<Map<string, Item | null>> => perRequest('read-items', async () => new Map<string, Item | null>());
+
+/** Notes what a read of `keys` found, for the rest of the request (an eventually consistent read's answer). */
+export async function rememberItems(keys: Key[], items: Item[]): Promise<void> {
+  const known = await requestItems();
+  const found = new Map(items.map((item) => [id(item as Key), item]));
+  for (const k of keys) known.set(id(k), found.get(id(k)) ?? null);
+}
 
 export class ReadSet {
   private readonly pending = new Map<string, Key>();
@@ -57,8 +68,15 @@ export class ReadSet {
     await this.read([...this.pending.values()]);
   }
 
-  private async read(keys: Key[]): Promise<void> {
-    keys.forEach((k) => this.pending.delete(id(k)));
+  private async read(wanted: Key[]): Promise<void> {
+    wanted.forEach((k) => this.pending.delete(id(k)));
+    // A first pass reads eventually consistently: what the request already read that way (its references) is reused.
+    const known = this.consistent ? new Map<string, Item | null>() : await requestItems();
+    const keys = wanted.filter((k) => {
+      if (!known.has(id(k))) return true;
+      this.done.set(id(k), known.get(id(k))!);
+      return false;
+    });
     if (keys.length === 0) return;
     const items = await batchGet(keys, undefined, this.consistent);
     const found = new Map(items.map((item) => [id(item as Key), item]));

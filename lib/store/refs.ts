@@ -2,6 +2,7 @@
 import { batchGet } from './records.js';
 import { postKey, slugKey, termKey } from './keys.js';
 import { perRequest } from './scope.js';
+import { rememberItems } from './reads.js';
 import { userExists } from './users.js';
 import type { RefKind } from '../model/kinds.js';
 
@@ -10,8 +11,6 @@ export const MAX_SLUG_CHARS = 200;
 
 /** What a post reference must satisfy beyond existing: the caller may read it (contract §4, §7). */
 export type ReadableCheck = (record: { author?: unknown; status?: unknown; pw?: unknown; statusBeforeTrash?: unknown }) => boolean;
-
-const POST_FACTS = ['id', 'kind', 'status', 'author', 'pw', 'statusBeforeTrash', 'linked'];
 
 /** How many events each record referenced in this request links to, as read while resolving the references. */
 const linkCounts = (): Promise<Map<string, number>> => perRequest('link-counts', async () => new Map<string, number>());
@@ -56,7 +55,9 @@ export async function resolveRefs(kind: RefKind, values: (string | number)[], re
     });
   }
   const numeric = values.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0);
-  const items = await batchGet(numeric.map(postKey), POST_FACTS);
+  // Whole items, at the same read cost as a projection: an event write's plan then takes them from here (reads.ts).
+  const items = await batchGet(numeric.map(postKey));
+  await rememberItems(numeric.map(postKey), items);
   const readableItems = items.filter((p) => p.kind === kind && readable(p));
   await remember(kind, readableItems, 'linked');
   const found = new Set(readableItems.map((p) => p.id as number));

@@ -42,8 +42,6 @@ export interface WordSpace {
   markers: { pk: string; prefix: string };
   /** The bucket (sort key) of a value in its term's partition; by default the day its value starts with. */
   bucket?(value: string): string;
-  /** Other items a term's move changes (events: the long events' span entries of the term). */
-  spans?(term: string, id: number, before: string | undefined, after: string | undefined): TransactItem[];
   /** The record's key (default: the post's, `POST#<id>`). */
   record?(id: number): Key;
   /** The key of the record's manifest (default: `POST#<id>` / `WORDS`). */
@@ -80,7 +78,7 @@ function termItems(space: WordSpace, id: number, term: string, before: string | 
     items.push({ Update: { TableName: table(), Key: { PK: pk, SK: bucketOf(space, after) }, UpdateExpression: 'SET #e = :v',
       ExpressionAttributeNames: attr, ExpressionAttributeValues: { ':v': after } } });
   }
-  return [...items, ...space.counts(term, before, after), ...(space.spans?.(term, id, before, after) ?? [])];
+  return [...items, ...space.counts(term, before, after)];
 }
 
 /** The marker that a record's own transaction puts when its index may change (`extra`: attributes of the space's). */

@@ -12,7 +12,6 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { handler as categories } from '../../functions/categories.js';
 import { handler as events } from '../../functions/events.js';
 import { handler as organizers } from '../../functions/organizers.js';
@@ -26,6 +25,7 @@ import { repairRelocations } from '../../lib/geo/relocate.js';
 import { postKey } from '../../lib/store/keys.js';
 import { slugify } from '../../lib/text/slug.js';
 import { captureOutput } from '../support/capture-output.js';
+import { gatewayEvent, lambdaContext } from '../support/gateway-event.js';
 import { restoreAndDropTable } from '../support/own-table.js';
 
 // The harness's DynamoDB (global-setup.ts); a run without it must fail here, not skip these tests.
@@ -99,21 +99,11 @@ describe('event writes racing other writers (real DynamoDB)', () => {
 
   /** The function's time limit each call gets (as Lambda reports it through getRemainingTimeInMillis). */
   let timeLimitMs = 10_000;
-  const contextFor = (ms: number): Context => {
-    const deadline = Date.now() + ms;
-    return { getRemainingTimeInMillis: () => deadline - Date.now() } as Context;
-  };
+  const contextFor = lambdaContext;
 
   async function call(group: keyof typeof HANDLERS, method: string, path: string, body?: unknown, query = ''): Promise<Result> {
-    const rawPath = `/calendar/events/v1${path}`;
-    const res = await HANDLERS[group]({
-      version: '2.0', routeKey: '$default', rawPath, rawQueryString: query,
-      headers: { host: 'api.example.com', 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: body === undefined ? undefined : JSON.stringify(body), isBase64Encoded: false,
-      requestContext: { accountId: '1', apiId: 'a', domainName: 'api.example.com', domainPrefix: 'api', requestId: randomUUID(),
-        routeKey: '$default', stage: '$default', time: '', timeEpoch: 0,
-        http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' } },
-    } as APIGatewayProxyEventV2, contextFor(timeLimitMs)) as { statusCode: number; body: string };
+    const res = await HANDLERS[group](gatewayEvent(method, `/calendar/events/v1${path}`, { body, query, token }), contextFor(timeLimitMs)) as
+      { statusCode: number; body: string };
     return { status: res.statusCode, json: JSON.parse(res.body) };
   }
 

@@ -6,18 +6,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { handler as events } from '../../functions/events.js';
 import { resetConfig } from '../../lib/config.js';
 import { indexState } from '../../lib/events/words.js';
 import { ensureTable } from '../../lib/local/dynamodb-local.js';
 import { signLocalToken } from '../../lib/local/token-sign.js';
-import { MARKERS, repairWordIndex, stateChanges } from '../../lib/search/commit.js';
+import { finishGroup, foldChanges, inGroup, MARKERS, openGroup, repairWordIndex, stateChanges } from '../../lib/search/commit.js';
 import { setClient } from '../../lib/store/client.js';
 import { postKey } from '../../lib/store/keys.js';
 import { applyInMemory } from '../bench/seed.js';
 import { captureOutput } from '../support/capture-output.js';
+import { gatewayEvent, lambdaContext } from '../support/gateway-event.js';
 import { restoreAndDropTable } from '../support/own-table.js';
 
 // The harness's DynamoDB (global-setup.ts); a run without it must fail here, not skip these tests.
@@ -59,16 +59,8 @@ describe('a save that dies between index chunks (real DynamoDB)', () => {
   afterAll(() => restoreAndDropTable(raw, table, saved));
 
   async function call(method: string, path: string, body?: unknown, query = ''): Promise<{ status: number; json: any }> {
-    const rawPath = `/calendar/events/v1${path}`;
-    const deadline = Date.now() + 20_000;
-    const res = await events({
-      version: '2.0', routeKey: '$default', rawPath, rawQueryString: query,
-      headers: { host: 'api.example.com', 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: body === undefined ? undefined : JSON.stringify(body), isBase64Encoded: false,
-      requestContext: { accountId: '1', apiId: 'a', domainName: 'api.example.com', domainPrefix: 'api', requestId: randomUUID(),
-        routeKey: '$default', stage: '$default', time: '', timeEpoch: 0,
-        http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'jest' } },
-    } as APIGatewayProxyEventV2, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context) as { statusCode: number; body: string };
+    const res = await events(gatewayEvent(method, `/calendar/events/v1${path}`, { body, query, token }), lambdaContext(20_000)) as
+      { statusCode: number; body: string };
     return { status: res.statusCode, json: JSON.parse(res.body) };
   }
 
@@ -140,5 +132,72 @@ describe('a save that dies between index chunks (real DynamoDB)', () => {
     expect((await call('DELETE', `/events/${id}`, undefined, 'force=true')).status).toBe(200);
     expect(await markers()).toEqual([]);
     expect(await indexItems()).toEqual(new Map());
+  }, 120_000);
+
+  it('a batch written as a group (an import\'s): folded, searches exact before and between its chunks, finished exactly once', async () => {
+    const tag = Array.from({ length: 4 }, () => letters[Math.floor(Math.random() * 26)]).join('');
+    const gid = `test-${tag}`;
+    await openGroup(gid);
+    const ids: number[] = [];
+    // Twenty events of two days and varied words: their postings and count items fold into far fewer items.
+    await inGroup(gid, async () => {
+      for (let i = 0; i < 20; i++) {
+        const res = await call('POST', '/events', { title: `Batch ${tag} ${letters[i]}${tag}`, description: `<p>${wide(tag).split(' ').slice(i * 10, i * 10 + 40).join(' ')} quince</p>`,
+          status: 'publish', start_date: `2051-06-0${1 + (i % 2)} 10:00:00`, end_date: `2051-06-0${1 + (i % 2)} 12:00:00` });
+        expect(res.status).toBe(201);
+        ids.push(res.json.id as number);
+      }
+    });
+    // Written, not sealed: every event's marker stands, the index holds nothing of them yet; searches read their records.
+    expect((await markers()).filter((m) => m.g === gid).map((m) => Number(m.id)).sort()).toEqual([...ids].sort());
+    expect(await indexItems()).toEqual(new Map());
+    expect((await search('quince')).json.total).toBe(20);
+    expect((await search(`${letters[3]}${tag}`)).json.events.map((e: any) => e.id)).toEqual([ids[3]]);
+    // Its writer dies between chunks: the first chunk lands, the rest fail.
+    const records = await Promise.all(ids.map(async (id) => (await real.send(new GetCommand({ TableName: table, Key: postKey(id), ConsistentRead: true }))).Item!));
+    const apart = ids.flatMap((id, i) => stateChanges(id, { words: null, unindexed: null }, indexState(records[i]!)));
+    expect(foldChanges(apart).length).toBeLessThan(apart.length / 2);
+    livesLeft = 1;
+    const warnings = captureOutput();
+    try {
+      await expect(finishGroup(gid, indexState)).rejects.toThrow();
+    } finally {
+      livesLeft = null;
+      warnings.restore();
+    }
+    expect(await indexItems()).not.toEqual(await expectedFor(ids));
+    expect((await search('quince')).json.total).toBe(20);
+    expect((await search(`${letters[3]}${tag}`)).json.events.map((e: any) => e.id)).toEqual([ids[3]]);
+    // The sweeper finishes it exactly once: what twenty clean writes would have left.
+    expect(await repairWordIndex(indexState, 50, 0)).toBeGreaterThan(0);
+    expect((await markers()).filter((m) => m.g === gid || String(m.SK) === `G#${gid}`)).toEqual([]);
+    expect(await indexItems()).toEqual(await expectedFor(ids));
+    expect((await search('quince')).json.total).toBe(20);
+    for (const id of ids) expect((await call('DELETE', `/events/${id}`, undefined, 'force=true')).status).toBe(200);
+    expect(await indexItems()).toEqual(new Map());
+  }, 120_000);
+
+  it('a group whose writer died before sealing it is sealed by the sweeper with the events it wrote', async () => {
+    const tag = Array.from({ length: 4 }, () => letters[Math.floor(Math.random() * 26)]).join('');
+    const gid = `dead-${tag}`;
+    await openGroup(gid);
+    const ids: number[] = [];
+    await inGroup(gid, async () => {
+      for (let i = 0; i < 3; i++) {
+        ids.push((await call('POST', '/events', { title: `Orphan ${tag} ${i}`, description: '<p>medlar</p>', status: 'publish',
+          start_date: '2051-07-01 10:00:00', end_date: '2051-07-01 11:00:00' })).json.id as number);
+      }
+    });
+    // A fresh unsealed group is its writer's: the sweeper leaves it alone…
+    await repairWordIndex(indexState, 50, 0);
+    expect((await markers()).filter((m) => m.g === gid)).toHaveLength(3);
+    expect((await search('medlar')).json.total).toBe(3);
+    // …until it is older than a writer can be.
+    await real.send(new UpdateCommand({ TableName: table, Key: { PK: MARKERS, SK: `G#${gid}` }, UpdateExpression: 'SET #a = :a',
+      ExpressionAttributeNames: { '#a': 'at' }, ExpressionAttributeValues: { ':a': new Date(Date.now() - 120_000).toISOString() } }));
+    expect(await repairWordIndex(indexState, 50, 0)).toBeGreaterThan(0);
+    expect((await markers()).filter((m) => m.g === gid || String(m.SK) === `G#${gid}`)).toEqual([]);
+    expect(await indexItems()).toEqual(await expectedFor(ids));
+    for (const id of ids) expect((await call('DELETE', `/events/${id}`, undefined, 'force=true')).status).toBe(200);
   }, 120_000);
 });
