@@ -22,7 +22,6 @@ import { LinkedResolver } from './linked.js';
 import { eventFields, fieldHashes, occurrenceFields, valueHash, type Links } from './map.js';
 import { sendToWorker } from './queue.js';
 import { NO_COUNTS, type ImportItem, type RunCounts, type RunError, type RunItem } from './record.js';
-import { readers } from './readers.js';
 import { removeDeletedImport } from './remove.js';
 import { openPassword } from './secrets.js';
 import type { SourceEvent, SourceRead } from './source.js';
@@ -146,10 +145,10 @@ class Run {
       if (fetched.notModified) return { read: null, validators };
       text = fetched.body.toString('utf8');
     }
-    const ics = readers.ics;
-    if (!ics) throw new SourceProblem('iCalendar sources cannot be read by this build of the service');
     const window = this.imp.startUtc || this.imp.endUtc ? { startUtc: this.imp.startUtc, endUtc: this.imp.endUtc } : undefined;
-    const read = ics(text, { siteTimeZone: config().siteTimezone, oneTime: this.imp.schedule === 'once', window, limit: MAX_EVENTS,
+    // The iCalendar reader (ical.js with it) is a chunk of its own: tec runs never load it.
+    const { readIcs } = await import('./ics/read.js');
+    const read = readIcs(text, { siteTimeZone: config().siteTimezone, oneTime: this.imp.schedule === 'once', window, limit: MAX_EVENTS,
       horizonDays: config().recurrenceHorizonDays });
     return { read, validators };
   }

@@ -128,7 +128,8 @@ const PAGES_BUDGET_BYTES = 520 * 1024;
 const EVENTS_BUDGET_BYTES = 412 * 1024;
 /**
  * The import worker runs the API's event writes in-process (the events function's write chunks, loaded at once) with the
- * readers and the fetcher: a background function fed by its queue, whose cold start no request waits for.
+ * origin-API reader and the fetcher (the iCalendar reader and ical.js are a chunk of their own): a background function
+ * fed by its queue, whose cold start no request waits for.
  */
 const IMPORT_WORKER_BUDGET_BYTES = 560 * 1024;
 const budgetOf = (file: string): number =>

@@ -1,9 +1,5 @@
 /**
- * iCalendar imports (contract §20) over HTTP against DynamoDB Local — PENDING the iCalendar reader (lib/imports/ics/):
- * this file is named `.pending.ts` so that Jest does not run it yet. Once the reader is merged and wired into
- * lib/imports/readers.ts (`readers.ics`), rename it to `imports-ics.test.ts`.
- *
- * A file (content source) and a feed served by a loopback server: instants checked against an independent parse
+ * iCalendar imports (contract §20) over HTTP against DynamoDB Local, read by lib/imports/ics/. A file (content source) and a feed served by a loopback server: instants checked against an independent parse
  * (node-ical), all-day events, a series with an edited and a cancelled occurrence, venues with GEO, organizers,
  * categories, private events skipped and cancelled ones removed, events without UID (a one-time import keys them, a
  * scheduled one refuses them), a rerun answered 304 (every event unchanged, the validators sent), an event that left the
