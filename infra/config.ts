@@ -133,7 +133,7 @@ export const DEFAULTS = {
   logLevel: 'INFO',
   tracing: false,
   // About 200 of a standard account's 1,000: room for a busy events function, the others sized by their traffic.
-  reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, pages: 50, publishChanges: 5 },
+  reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, pages: 50, imports: 10, publishChanges: 5 },
   alarmApi5xxRatePercent: 1,
   alarmApi4xxRatePercent: 25,
   alarmLatencyP99Ms: 3000,

@@ -1,7 +1,7 @@
 /**
  * Alarms and a dashboard for the stack, built with cdk-monitoring-constructs' MonitoringFacade: the HTTP API (5xx and
  * 4xx rates, p99 latency), every function (p99 duration, errors, time-outs, throttles), the table's throttled
- * requests, the two queues where failed work waits, and the change publisher's iterator age. Every alarm notifies one
+ * requests, the queues where failed work waits, and the change publisher's iterator age. Every alarm notifies one
  * encrypted SNS topic (on ALARM and on OK); the deployer subscribes an address with the `AlarmEmail` parameter.
  *
  * Time-outs have no metric of their own. A function that runs out of time ends with its Duration at the time limit,
@@ -39,6 +39,8 @@ export interface CalendarMonitoringProps {
   changeEvents: { fn: LambdaFunction; deadLetters: sqs.IQueue };
   /** With `-c geocoding=true`: the venue geocoder and its failure queue. */
   geocoding: { fn: LambdaFunction; deadLetters: sqs.IQueue } | null;
+  /** The import worker and dispatcher (contract §20) and their dead-letter queues. */
+  imports: { worker: LambdaFunction; dispatcher: LambdaFunction; deadLetters: sqs.IQueue; dispatcherDeadLetters: sqs.IQueue };
 }
 
 /** ALARM after one breaching 5-minute period: something failed, and each failure matters. */
@@ -160,6 +162,8 @@ export class CalendarMonitoring extends Construct {
     const jobLatency = (label: string) => ({ addLatencyP99Alarm: { [KEY]: { maxLatencyPercentageOfTimeout: JOB_P99_PERCENT_OF_TIMEOUT,
       ...SUSTAINED, ...says(`The slowest 1 % of the ${label}'s runs took ${JOB_P99_PERCENT_OF_TIMEOUT} % of its time limit.`) } } });
     this.monitorFunction(props.horizon.fn, 'Horizon', 'horizon job', jobLatency('horizon job'));
+    this.monitorFunction(props.imports.worker, 'ImportWorker', 'import worker', jobLatency('import worker'));
+    this.monitorFunction(props.imports.dispatcher, 'ImportDispatcher', 'import dispatcher', jobLatency('import dispatcher'));
     this.monitorFunction(props.changeEvents.fn, 'PublishChanges', 'change publisher', {
       ...jobLatency('change publisher'),
       isIterator: true,
@@ -190,6 +194,8 @@ export class CalendarMonitoring extends Construct {
     for (const [name, label, queue] of [
       ['HorizonDeadLetters', 'horizon job', props.horizon.deadLetters],
       ['PublishChangesDeadLetters', 'change publisher', props.changeEvents.deadLetters],
+      ['ImportDeadLetters', 'import worker', props.imports.deadLetters],
+      ['ImportDispatcherDeadLetters', 'import dispatcher', props.imports.dispatcherDeadLetters],
       ...(props.geocoding ? [['GeocodeDeadLetters', 'venue geocoder', props.geocoding.deadLetters] as const] : []),
     ] as const) {
       this.facade.monitorSqsQueue({

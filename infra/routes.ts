@@ -98,7 +98,7 @@ export function segmentOwners(routes: readonly RouteSpec[] = ROUTES): Map<string
  * full segment costs 32 routes of the quota of 300. Their other spellings (language prefixes, the origin's base) reach
  * the root function through `$default`, which hands them to the owning group's function (lib/aws/forward.ts).
  */
-export const NARROW_SEGMENTS: ReadonlySet<string> = new Set(['tickets', 'attendees']);
+export const NARROW_SEGMENTS: ReadonlySet<string> = new Set(['tickets', 'attendees', 'imports']);
 
 /** Whether API Gateway routes a base under a path prefix itself: the origin's base only without a language prefix. */
 export const routedBase = (base: Base, language: Language | null): boolean => base === BASES[0] || language === null;
@@ -164,7 +164,8 @@ export const DEFAULT_ROUTE_GROUP: Group = 'root';
  * (their writes maintain records, guards, links and counters across item kinds).
  */
 /** `none`: a function that reaches no table item (the change publisher reads the stream, granted by its event source). */
-export type TableAccess = 'accounts' | 'read-write' | 'none';
+/** `imports`: the import dispatcher, which reads the import list and runs and queues runs (lib/imports/dispatch.ts). */
+export type TableAccess = 'accounts' | 'read-write' | 'imports' | 'none';
 
 export function tableAccess(group: FunctionGroup): TableAccess {
   return group === 'root' ? 'accounts' : 'read-write';
@@ -172,6 +173,9 @@ export function tableAccess(group: FunctionGroup): TableAccess {
 
 /** The partition-key prefixes of the items `accounts` access may touch (lib/store/app-passwords.ts). */
 export const ACCOUNT_KEY_PREFIXES = ['APPPW#', 'FAIL#'] as const;
+
+/** The partition keys the import dispatcher may read and update: the import list and count, and each import's items. */
+export const IMPORT_KEY_PREFIXES = ['IMPORTS', 'IMPORT#*'] as const;
 
 /** The partition keys (or their prefixes) the root function reads for the changes feed (lib/store/changes.ts). */
 export const CHANGE_READ_KEYS = ['CHG#*', 'COUNTER', 'USER#*', 'USERH#*'] as const;

@@ -29,7 +29,8 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as location from 'aws-cdk-lib/aws-location';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
@@ -49,6 +50,7 @@ import {
   ACCOUNT_KEY_PREFIXES,
   CHANGE_READ_KEYS,
   DEFAULT_ROUTE_GROUP,
+  IMPORT_KEY_PREFIXES,
   functionGroups,
   httpApiRoutes,
   READ_ACTIONS,
@@ -92,6 +94,8 @@ const SIZING: Record<FunctionGroup, { memoryMb: number; timeout: Duration }> = {
   // A page runs two to four API operations in-process and renders HTML from their answers: more CPU per request than
   // a data function, so more memory; a page is a handful of reads (an RSVP one transaction), so the data functions' 10 s.
   pages: { memoryMb: 1536, timeout: Duration.seconds(10) },
+  // Imports (contract §20): a request stores an import or queues a run; the runs are the import worker's (buildImports).
+  imports: { memoryMb: 1024, timeout: Duration.seconds(10) },
 };
 
 
@@ -120,6 +124,8 @@ export class CalendarStack extends Stack {
   readonly geocoding: { index: location.CfnPlaceIndex; fn: lambda.Function; deadLetters: sqs.Queue } | null;
   /** The recurring series' horizon job (contract §13), its daily schedule and the schedule's dead-letter queue. */
   readonly horizon: { fn: lambda.Function; schedule: scheduler.Schedule; deadLetters: sqs.Queue };
+  /** Imports (contract §20): the worker fed by its queue, the dispatcher on its schedule, and the key that seals source passwords. */
+  readonly imports: ImportParts;
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly userPool: cognito.UserPool | null;
@@ -247,6 +253,9 @@ export class CalendarStack extends Stack {
     // ---------------------------------------------------------------- the horizon job
     this.horizon = this.buildHorizonJob(environment, retention);
 
+    // ---------------------------------------------------------------- imports
+    this.imports = this.buildImports(environment, retention, functions.imports);
+
     // ---------------------------------------------------------------- API
     const api = new HttpApi(this, 'HttpApi', {
       apiName: `${this.stackName}-api`,
@@ -368,7 +377,7 @@ export class CalendarStack extends Stack {
 
     this.monitoring = new CalendarMonitoring(this, 'Monitoring', {
       config, api, stage: this.stage, table: this.table, functions, horizon: this.horizon, changeEvents: this.changeEvents,
-      geocoding: this.geocoding,
+      geocoding: this.geocoding, imports: this.imports,
     });
 
     if (config.samLocal) {
@@ -425,6 +434,71 @@ export class CalendarStack extends Stack {
       reason: 'lambda:InvokeFunction on the horizon function\'s own ARN and its versions (ARN:*), as the scheduler target grants it: '
         + 'this role can invoke that one function only.' });
     return { fn, schedule, deadLetters };
+  }
+
+  /**
+   * Imports (contract §20). A KMS key of the stack seals the application passwords of tec sources: the imports function
+   * may only encrypt with it, the worker only decrypt, both bound to the import by the encryption context. The imports
+   * function and the dispatcher put messages on the import queue; the worker consumes it (one message at a time, at most
+   * two workers at once, so a large import cannot crowd out the API's writes), and a message that keeps failing goes to
+   * an encrypted dead-letter queue. An EventBridge Scheduler schedule invokes the dispatcher every five minutes, which
+   * queues due runs (scheduled runs start within 15 minutes of their time) and hands on stalled ones; its failed
+   * invocations go to a dead-letter queue of their own.
+   */
+  private buildImports(environment: Record<string, string>, retention: logs.RetentionDays, api: lambda.Function): ImportParts {
+    const key = new kms.Key(this, 'ImportPasswordKey', {
+      description: `${this.stackName}: seals the application passwords of import sources`,
+      enableKeyRotation: true,
+      // The sealed passwords live in the retained table: without the key they could never be opened again.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const deadLetters = this.deadLetterQueue('ImportDeadLetters', 'the dead-letter queue of the import queue: a message whose run kept failing '
+      + 'waits here for an operator (the import\'s run is taken up again by the dispatcher once its cause is fixed).');
+    const queue = new sqs.Queue(this, 'ImportQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Longer than a worker's run (15 minutes), so a message is not delivered again while its run goes on.
+      visibilityTimeout: Duration.minutes(16),
+      retentionPeriod: Duration.days(4),
+      deadLetterQueue: { queue: deadLetters, maxReceiveCount: 3 },
+    });
+    const wiring = { CALENDAR_IMPORT_QUEUE_URL: queue.queueUrl, CALENDAR_IMPORT_KEY_ID: key.keyArn };
+    const worker = this.buildLambda('ImportWorker', 'functions/import-worker.ts', 'Calendar API: runs imports (contract §20)',
+      'Calendar API import worker', 'read-write', { ...environment, ...wiring }, retention,
+      // Two at a time (the queue's own limit too), whatever the rest of the account does.
+      { memorySize: 1024, timeout: Duration.minutes(15), reservedConcurrentExecutions: 2 });
+    worker.addEventSource(new SqsEventSource(queue, { batchSize: 1, maxConcurrency: 2, reportBatchItemFailures: true }));
+    Validations.of(worker).acknowledge({ id: 'Serverless::Serverless-LambdaDLQ', reason: 'The import queue invokes this function '
+      + 'synchronously through its event source; messages that keep failing go to the queue\'s own dead-letter queue.' });
+    Validations.of(worker).acknowledge({ id: 'Serverless::Serverless-LambdaEventSourceMappingDestination', reason: 'An SQS event '
+      + 'source mapping takes no on-failure destination: a message that keeps failing moves to the import queue\'s dead-letter '
+      + 'queue by its redrive policy (three receives), which has an alarm.' });
+    const dispatcherDeadLetters = this.deadLetterQueue('ImportDispatcherDeadLetters', 'the dead-letter queue of the import '
+      + 'dispatcher\'s schedule and of the dispatcher itself; the next invocation, five minutes later, does the same work.');
+    const dispatcher = this.buildLambda('ImportDispatcher', 'functions/import-dispatcher.ts', 'Calendar API: queues due and stalled imports',
+      'Calendar API import dispatcher', 'imports', { ...environment, CALENDAR_IMPORT_QUEUE_URL: queue.queueUrl }, retention,
+      { memorySize: 256, timeout: Duration.minutes(1), reservedConcurrentExecutions: 1, deadLetterQueue: dispatcherDeadLetters });
+    api.addEnvironment('CALENDAR_IMPORT_QUEUE_URL', queue.queueUrl);
+    api.addEnvironment('CALENDAR_IMPORT_KEY_ID', key.keyArn);
+    for (const fn of [api, worker, dispatcher]) queue.grantSendMessages(fn);
+    const context = (id: string) => new iam.PolicyStatement({ sid: id === 'Encrypt' ? 'SealImportPasswords' : 'OpenImportPasswords',
+      actions: [`kms:${id}`], resources: [key.keyArn], conditions: { StringLike: { 'kms:EncryptionContext:import': '*' } } });
+    api.role!.addToPrincipalPolicy(context('Encrypt'));
+    worker.role!.addToPrincipalPolicy(context('Decrypt'));
+    const invoker = new iam.Role(this, 'ImportScheduleRole', {
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+      description: 'Calendar API: the import schedule invokes the import dispatcher',
+    });
+    const schedule = new scheduler.Schedule(this, 'ImportSchedule', {
+      description: 'Every five minutes: queues the imports whose scheduled run is due (contract §20)',
+      schedule: scheduler.ScheduleExpression.rate(Duration.minutes(5)),
+      target: new schedulerTargets.LambdaInvoke(dispatcher, { role: invoker, deadLetterQueue: dispatcherDeadLetters, retryAttempts: 2,
+        maxEventAge: Duration.minutes(10) }),
+    });
+    Validations.of(invoker).acknowledge({ id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${this.getLogicalId(dispatcher.node.defaultChild as lambda.CfnFunction)}.Arn>:*]`,
+      reason: 'lambda:InvokeFunction on the import dispatcher\'s own ARN and its versions (ARN:*), as the scheduler target grants it: '
+        + 'this role can invoke that one function only.' });
+    return { key, queue, deadLetters, worker, dispatcher, dispatcherDeadLetters, schedule };
   }
 
   /**
@@ -570,6 +644,16 @@ export class CalendarStack extends Stack {
   }
 }
 
+export interface ImportParts {
+  key: kms.Key;
+  queue: sqs.Queue;
+  deadLetters: sqs.Queue;
+  worker: lambda.Function;
+  dispatcher: lambda.Function;
+  dispatcherDeadLetters: sqs.Queue;
+  schedule: scheduler.Schedule;
+}
+
 /** Builds the table from lib/store/table.ts (the local runtime's definition): same keys, indexes and projections. */
 function buildTable(scope: Construct): dynamodb.Table {
   const input = createTableInput('unused');
@@ -617,6 +701,15 @@ function buildTable(scope: Construct): dynamodb.Table {
 function grantTableAccess(role: iam.IRole, table: dynamodb.Table, access: TableAccess): void {
   if (access === 'none') return;
   const itemReads = READ_ACTIONS.filter((a) => a !== 'dynamodb:Query');
+  if (access === 'imports') {
+    role.addToPrincipalPolicy(new iam.PolicyStatement({
+      sid: 'ImportItems',
+      actions: [...READ_ACTIONS, 'dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...IMPORT_KEY_PREFIXES] } },
+    }));
+    return;
+  }
   if (access === 'accounts') {
     role.addToPrincipalPolicy(new iam.PolicyStatement({
       sid: 'AccountItems',

@@ -17,7 +17,7 @@ import { withRequestKeys } from '../observability/logger.js';
 import { currentMeter, newMeter, runInScope } from '../store/scope.js';
 import type { RequestContext } from './context.js';
 import { CORS } from './cors.js';
-import { authentication } from './middleware/authentication.js';
+import { authentication, type InProcessCaller } from './middleware/authentication.js';
 import { conditional } from './middleware/conditional.js';
 import { authorization } from './middleware/authorization.js';
 import { body } from './middleware/body.js';
@@ -45,9 +45,11 @@ const STORE_MARGIN_MS = 1000;
  * `routes` are the routes the function serves, and the only ones it matches: a group's own routes (API Gateway
  * sends a function nothing else, and neither does the local server), or every route for the root function,
  * which gets all other requests through $default (redirects to canonical paths, 405 for other methods).
+ * `inProcess` gives the caller of each event instead of its Authorization header: only for handlers that run API operations
+ * inside this process (lib/imports/api.ts), which no function exposes to HTTP requests.
  */
 export function createGroupHandler(group: Group, routes: readonly RouteSpec[], operations: Record<string, Operation>,
-  store: PipelineStore | null, options: { forward?: Forward; nested?: boolean } = {}) {
+  store: PipelineStore | null, options: { forward?: Forward; nested?: boolean; inProcess?: InProcessCaller } = {}) {
   const foreign = routes.find((r) => r.group !== group);
   if (group !== 'root' && foreign) throw new Error(`the ${group} function was given a route of ${foreign.group}: ${foreign.path}`);
   const served = new Set(routes.flatMap((r) => (r.group === group ? r.operations.map((o) => o.id) : [])));
@@ -71,7 +73,7 @@ export function createGroupHandler(group: Group, routes: readonly RouteSpec[], o
     .use(edgeOrigin())
     .use(routing(group, routeMatcher(routes), options.forward))
     .use(routeKeys())
-    .use(authentication())
+    .use(authentication(options.inProcess))
     .use(body())
     .use(idempotency())
     .use(validation(store))

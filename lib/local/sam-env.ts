@@ -58,6 +58,9 @@ export function samEnvVars(template: Template, options: SamEnvOptions): Record<s
       // Empty issuer/audience: the handlers verify HS256 tokens with the secret (`npm run token`), as `npm start` does.
       CALENDAR_JWT_ISSUER: '',
       CALENDAR_JWT_AUDIENCE: '',
+      // No import queue or KMS key under sam local: passwords are sealed with the JWT secret, and runs wait for the dispatcher.
+      CALENDAR_IMPORT_QUEUE_URL: '',
+      CALENDAR_IMPORT_KEY_ID: '',
       ...(options.timezone ? { CALENDAR_TIMEZONE: options.timezone } : {}),
       ...(options.siteUrl ? { CALENDAR_SITE_URL: options.siteUrl } : {}),
     };

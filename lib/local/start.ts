@@ -180,6 +180,9 @@ async function main(): Promise<void> {
   // Venue moves whose requests died before moving every event (lib/geo/relocate.ts): at start, then every minute.
   void finishVenueMoves(Date.now() + 60_000);
   setInterval(() => void finishVenueMoves(Date.now()), 60_000).unref();
+  // Imports (contract §20): the worker runs queued runs at once, the dispatcher due and stalled ones every minute.
+  const { startLocalImports } = await import('./imports.js');
+  startLocalImports(info);
 }
 
 async function finishVenueMoves(now: number): Promise<void> {

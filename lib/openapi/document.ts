@@ -9,7 +9,7 @@
  * and shared by every document; only the small top-level object and its `servers` are built per call.
  */
 import { allowedMethods } from '../routes/match.js';
-import { LANGUAGES, ROUTES, takesIdempotencyKey, type Capability, type Group, type OperationSpec, type ParamSpec, type RouteSpec } from '../routes/index.js';
+import { LANGUAGES, ROUTES, isCreate, takesIdempotencyKey, type Capability, type Group, type OperationSpec, type ParamSpec, type RouteSpec } from '../routes/index.js';
 import { COMPONENT_HEADERS, COMPONENT_SCHEMAS, ref, responseSchemaName, type OpenApiSchema } from './schemas.js';
 import { deepFreeze } from './freeze.js';
 import { wireSchema } from './inputs.js';
@@ -95,6 +95,7 @@ const INFO = deepFreeze({
 });
 
 const TAGS: Record<Group, string> = {
+  imports: 'Imports: calendars brought in from iCalendar feeds and files and from sites running The Events Calendar, kept in step (editors only)',
   root: 'Discovery: the namespace index (every route with its arguments), this OpenAPI document and its reference page',
   events: 'Events: lists in a date window with filters, single events by ID or slug, and their writes',
   venues: 'Venues: the places where events happen',
@@ -133,10 +134,11 @@ const CAPABILITY_TEXT: Record<Capability, string> = {
     '(contributors: their own drafts; authors: their own records; editors: everything).',
   manage_categories: 'Needs the credentials of an author or editor.',
   manage_tags: 'Needs the credentials of an editor.',
+  manage_imports: 'Needs the credentials of an editor: only editors see imports.',
 };
 
 const SINGULAR: Record<Group, string> = {
-  root: 'namespace', events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag',
+  imports: 'import', root: 'namespace', events: 'event', venues: 'venue', organizers: 'organizer', categories: 'category', tags: 'tag',
 };
 
 /** Record kinds whose DELETE moves to the trash (and answers the trashed record with its ETag). */
@@ -247,6 +249,7 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
   let description: string;
   if (route.group === 'root') description = COMPONENT_SCHEMAS[name]!.description ?? name;
   else if (op.success === 201) description = `Created: the new ${kind}`;
+  else if (op.success === 202) description = op.queuedCreate ? `Accepted: the new ${kind}, its first run queued` : `Accepted: the ${kind}, its run queued`;
   else if (op.mediaType) description = COMPONENT_SCHEMAS[name]!.description ?? name;
   else if (op.method === 'GET') description = isList(op) ? `A page of ${route.group}` : `The ${kind}`;
   else if (op.method === 'DELETE') {
@@ -261,8 +264,8 @@ function successResponse(route: RouteSpec, op: OperationSpec): Json {
     headers.Link = headerRef('Link');
   }
   if (sendsETag(route, op)) headers.ETag = headerRef('ETag');
-  if (op.success === 201) headers.Location = headerRef('Location');
-  if (op.success === 201 && takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
+  if (isCreate(op)) headers.Location = headerRef('Location');
+  if (isCreate(op) && takesIdempotencyKey(op)) headers['Idempotent-Replayed'] = headerRef('Idempotent-Replayed');
   for (const name of op.headers ?? []) {
     if (!Object.hasOwn(COMPONENT_HEADERS, name)) throw new Error(`${op.id} names the response header ${name}, which the document does not define`);
     headers[name] = headerRef(name as keyof typeof COMPONENT_HEADERS);
@@ -294,6 +297,15 @@ const TICKET_404: Record<string, string> = {
   ...Object.fromEntries(['get', 'update', 'delete'].map((a) => [`tickets.${a}`, 'No ticket with this ID (rest-ticket-not-found)'])),
   ...Object.fromEntries(['get', 'update', 'delete'].map((a) => [`attendees.${a}`,
     'No attendee with this ID, or not for this caller: a missing or wrong token reads the same (rest-attendee-not-found)'])),
+  'imports.list': 'The page is past the last page (rest-import-archive-page-not-found)',
+  ...Object.fromEntries(['get', 'update', 'delete', 'run'].map((a) => [`imports.${a}`, 'No import with this ID (rest-import-not-found)'])),
+};
+
+/** The 409s of the import routes (contract §20): with Retry-After, as the idempotency key's own 409 has it. */
+const IMPORT_409: Record<string, string> = {
+  'imports.create': 'There are 100 imports already, the most there may be (rest-import-limit); or a request with this Idempotency-Key is '
+    + 'still running (rest_idempotency_in_progress): retry after Retry-After seconds to get its answer',
+  'imports.run': 'A run of this import is queued or running (rest-import-running); retry after Retry-After seconds',
 };
 
 function errorDescription(status: number, route: RouteSpec, op: OperationSpec): string {
@@ -406,7 +418,8 @@ function errorResponse(status: number, route: RouteSpec, op: OperationSpec): Jso
     case 415:
       return responseRef('UnsupportedMediaType');
     case 409:
-      return responseRef('IdempotencyInProgress');
+      return IMPORT_409[op.id] ? { description: IMPORT_409[op.id], headers: { 'Retry-After': headerRef('Retry-After'), ...COMMON_HEADERS },
+        content: { 'application/json': { schema: ref('Error') } } } : responseRef('IdempotencyInProgress');
     case 422:
       return responseRef('IdempotencyKeyReused');
     case 500:
@@ -446,6 +459,7 @@ function operation(route: RouteSpec, op: OperationSpec, operationId: string, bod
     const created = successResponse(route, { ...op, success: 201 });
     responses['201'] = { ...created, description: `Created: ${op.alsoCreates}` };
   }
+  if (op.alsoQueues) responses['202'] = { ...successResponse(route, op), description: `Accepted: ${op.alsoQueues}` };
   for (const status of errorStatuses(route, op)) responses[String(status)] = errorResponse(status, route, op);
   return {
     tags: [route.group],

@@ -15,10 +15,11 @@ const NAMED: Record<string, string> = {
   'root.docScript': 'getReferencePageScript',
   'root.docScriptLicense': 'getReferencePageScriptLicense',
   'changes.list': 'listChanges',
+  'imports.run': 'runImport',
 };
 
 const SINGULAR: Record<Exclude<Group, 'root'>, string> = {
-  events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Category', tags: 'Tag',
+  events: 'Event', venues: 'Venue', organizers: 'Organizer', categories: 'Category', tags: 'Tag', imports: 'Import',
 };
 
 const capitalise = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);

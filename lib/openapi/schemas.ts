@@ -12,6 +12,7 @@ import { EVENT_SHAPE } from '../events/serialize.js';
 import { ORGANIZER_SHAPE, VENUE_SHAPE } from '../linked/serialize.js';
 import { EVENT_TERM_SHAPE, TERM_SHAPE } from '../terms/serialize.js';
 import { ATTENDANCE_SCHEMA, ATTENDEE_SHAPE, NEW_ATTENDEE_SHAPE, TICKET_SHAPE } from '../tickets/record.js';
+import { IMPORT_SHAPE } from '../imports/record.js';
 
 export { ref, type OpenApiSchema } from './shape.js';
 
@@ -80,6 +81,8 @@ export const COMPONENT_SCHEMAS: Record<string, OpenApiSchema> = {
   Attendee: ATTENDEE_SHAPE.schema,
   NewAttendee: NEW_ATTENDEE_SHAPE.schema,
   AttendeeList: listEnvelope('attendees', 'Attendee', 'attendees'),
+  Import: IMPORT_SHAPE.schema,
+  ImportList: listEnvelope('imports', 'Import', 'imports'),
   Attendance: ATTENDANCE_SCHEMA,
   VenueList: listEnvelope('venues', 'Venue', 'venues'),
   OrganizerList: listEnvelope('organizers', 'Organizer', 'organizers'),

@@ -5,6 +5,7 @@ import { translationLanguage } from './common.js';
 import { eventRoutes } from './events.js';
 import { organizerRoutes, venueRoutes } from './linked.js';
 import { categoryRoutes, tagRoutes } from './terms.js';
+import { importRoutes } from './imports.js';
 import { ticketRoutes } from './tickets.js';
 import type { RouteSpec } from './types.js';
 
@@ -26,4 +27,4 @@ export const rootRoutes: RouteSpec[] = [
 ];
 
 export const ROUTES: RouteSpec[] = [...rootRoutes, ...eventRoutes, ...venueRoutes, ...organizerRoutes, ...categoryRoutes, ...tagRoutes,
-  ...accountRoutes, ...changeRoutes, ...ticketRoutes];
+  ...accountRoutes, ...changeRoutes, ...ticketRoutes, ...importRoutes];

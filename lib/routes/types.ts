@@ -8,7 +8,7 @@ import type { RefKind } from '../model/kinds.js';
 export type { RefKind };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type Group = 'root' | 'events' | 'venues' | 'organizers' | 'categories' | 'tags';
+export type Group = 'root' | 'events' | 'venues' | 'organizers' | 'categories' | 'tags' | 'imports';
 /** The functions: one per route group, and `pages` for the calendar pages (contract §21), outside the API (lib/pages/paths.ts). */
 export type FunctionGroup = Group | 'pages';
 
@@ -91,7 +91,8 @@ export type Capability =
   | 'create_posts' // contributor and above
   | 'edit_posts' // contributor and above; the handler checks the record itself
   | 'manage_categories' // author and above
-  | 'manage_tags'; // editor
+  | 'manage_tags' // editor
+  | 'manage_imports'; // editor (contract §20: only editors see imports)
 
 // biome-ignore lint/suspicious/noExplicitAny: any parameter spec, whatever its value and default types
 export type AnyParam = ParamSpec<string, any, boolean, any>;
@@ -106,10 +107,14 @@ export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam
   summary: string;
   params: L;
   capability: Capability;
-  /** Success status. */
-  success: 200 | 201;
+  /** Success status; 202 when the work is queued (contract §20: an import and its runs). */
+  success: 200 | 201 | 202;
+  /** A create answered 202 (its work is queued): it takes Idempotency-Key and its answer names the new record in Location. */
+  queuedCreate?: boolean;
   /** A second success status the operation answers in one case (an update that creates: a split series), and when. */
   alsoCreates?: string;
+  /** 202 instead of the success status in one case (work queued for a worker: deleting an import with its events), and when. */
+  alsoQueues?: string;
   /**
    * The error statuses of this operation's own checks and handler (403, 404, 410, 412…). The OpenAPI document adds
    * those the request pipeline can answer on any operation (400, 401, 413/415 with a body, 500, 503).
@@ -126,7 +131,11 @@ export interface OperationSpec<L extends readonly AnyParam[] = readonly AnyParam
 }
 
 /** Whether an operation takes Idempotency-Key (contract §17): creates, and updates that may create (with scope=following). */
-export const takesIdempotencyKey = (op: OperationSpec): boolean => (op.success === 201 || op.alsoCreates !== undefined) && !op.noReplay;
+export const takesIdempotencyKey = (op: OperationSpec): boolean =>
+  (isCreate(op) || op.alsoCreates !== undefined) && !op.noReplay;
+
+/** Whether an operation creates a record: 201, or 202 for a create whose work is queued (contract §3, §17). */
+export const isCreate = (op: OperationSpec): boolean => op.success === 201 || op.queuedCreate === true;
 
 export interface RouteSpec {
   /** Path relative to the API root with {id} (digits) and {slug} captures; "/" is the namespace index. */

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, table } from './client.js';
 import { counterKey } from './keys.js';
 
-export type Counter = 'post' | 'term' | 'user' | 'ticket' | 'attendee';
+export type Counter = 'post' | 'term' | 'user' | 'ticket' | 'attendee' | 'import';
 
 /**
  * Allocates `count` consecutive ids from an atomic counter in one request: `ADD n :count` returns the last id of
@@ -30,8 +30,8 @@ export const nextId = async (name: Counter): Promise<number> => (await nextIds(n
  * back in the same order, so a retried create keeps its id; ids it no longer needs are left as a gap.
  */
 export class IdPool {
-  private readonly allocated: Record<Counter, number[]> = { post: [], term: [], user: [], ticket: [], attendee: [] };
-  private readonly used: Record<Counter, number> = { post: 0, term: 0, user: 0, ticket: 0, attendee: 0 };
+  private readonly allocated: Record<Counter, number[]> = { post: [], term: [], user: [], ticket: [], attendee: [], import: [] };
+  private readonly used: Record<Counter, number> = { post: 0, term: 0, user: 0, ticket: 0, attendee: 0, import: 0 };
 
   /** `count` ids: those given back by restart() first, then one new block (at most one request per call). */
   async take(name: Counter, count: number): Promise<number[]> {

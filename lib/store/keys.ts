@@ -7,7 +7,7 @@ export const pad = (id: number): string => String(id).padStart(10, '0');
 
 export const postKey = (id: number) => ({ PK: `POST#${id}`, SK: 'POST' });
 export const termKey = (id: number) => ({ PK: `TERM#${id}`, SK: 'TERM' });
-export const counterKey = (name: 'post' | 'term' | 'user' | 'change' | 'ticket' | 'attendee') => ({ PK: 'COUNTER', SK: name });
+export const counterKey = (name: 'post' | 'term' | 'user' | 'change' | 'ticket' | 'attendee' | 'import') => ({ PK: 'COUNTER', SK: name });
 export const slugKey = (kind: PostKind | Taxonomy, slug: string) => ({ PK: `SLUG#${kind}#${slug}`, SK: 'SLUG' });
 /** A token subject can be longer than a key may be (2,048 bytes): long ones are keyed by their SHA-256. */
 export const userKey = (sub: string) => ({

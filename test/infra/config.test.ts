@@ -37,7 +37,7 @@ describe('readConfig()', () => {
       geocoding: false,
       logLevel: 'INFO',
       tracing: false,
-      reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, pages: 50, publishChanges: 5 },
+      reservedConcurrency: { root: 10, events: 100, venues: 25, organizers: 25, categories: 20, tags: 20, pages: 50, imports: 10, publishChanges: 5 },
       alarms: { api5xxRatePercent: 1, api4xxRatePercent: 25, latencyP99Ms: 3000, iteratorAgeSeconds: 300 },
       samLocal: false,
     });
@@ -88,7 +88,7 @@ describe('readConfig()', () => {
     // A map overrides the functions it names; the others keep their defaults.
     expect(c.reservedConcurrency).toEqual({ ...DEFAULTS.reservedConcurrency, events: 50, tags: 0 });
     // One number for every function: 0 reserves nothing (accounts with a small concurrency quota).
-    expect(Object.values(readConfig({ reservedConcurrency: '0' }).reservedConcurrency)).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(readConfig({ reservedConcurrency: '0' }).reservedConcurrency)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
   test('reserved concurrency: every function group and the change publisher have a default, and they fit a standard account', () => {
@@ -152,7 +152,7 @@ describe('readConfig()', () => {
     [{ reservedConcurrency: { events: -1 } }, /reservedConcurrency\.events/],
     [{ reservedConcurrency: '{"events":' }, /JSON object/],
     [{ reservedConcurrency: '200' }, /at most 900/],
-    [{ reservedConcurrency: { events: 900 } }, /reserves 1055/],
+    [{ reservedConcurrency: { events: 900 } }, /reserves 1065/],
     [{ alarmApi5xxRatePercent: 0 }, /alarmApi5xxRatePercent/],
     [{ alarmLatencyP99Ms: 'slow' }, /alarmLatencyP99Ms/],
     [{ throttlingReadRateLimit: 10_001 }, /throttlingReadRateLimit/],

@@ -57,6 +57,8 @@ function allFunctions(s: Synth) {
     ...Object.entries(s.stack.functions).map(([group, fn]) => ({ fn, service: group, job: false })),
     { fn: s.stack.horizon.fn, service: 'horizon', job: true },
     { fn: s.stack.changeEvents.fn, service: 'publish-changes', job: true },
+    { fn: s.stack.imports.worker, service: 'import-worker', job: true },
+    { fn: s.stack.imports.dispatcher, service: 'import-dispatcher', job: true },
   ].map((f) => ({ ...f, id: logicalId(s.stack, f.fn) }));
 }
 
@@ -112,8 +114,9 @@ describe('alarms', () => {
     }
   });
 
-  test('the horizon job\'s dead-letter queue and the change publisher\'s failure queue: any visible message', () => {
-    for (const queue of [base.stack.horizon.deadLetters, base.stack.changeEvents.deadLetters]) {
+  test('the dead-letter queues of the horizon job, the import worker and dispatcher, and the change publisher\'s failure queue: any visible message', () => {
+    for (const queue of [base.stack.horizon.deadLetters, base.stack.changeEvents.deadLetters, base.stack.imports.deadLetters,
+      base.stack.imports.dispatcherDeadLetters]) {
       const dims = { QueueName: { 'Fn::GetAtt': [logicalId(base.stack, queue), 'QueueName'] } };
       const found = alarmsOn(base.json, 'AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'Maximum', dims);
       expect(found).toHaveLength(1);
@@ -277,12 +280,16 @@ describe('every function', () => {
     }
     expect(reserved(base, base.stack.changeEvents.fn)).toBe(DEFAULTS.reservedConcurrency.publishChanges);
     expect(reserved(base, base.stack.horizon.fn)).toBe(1);
+    // The import worker two at a time (as its queue hands out messages), the dispatcher alone.
+    expect(reserved(base, base.stack.imports.worker)).toBe(2);
+    expect(reserved(base, base.stack.imports.dispatcher)).toBe(1);
     for (const { id } of allFunctions(base)) expect(base.json.Resources[id]!.Properties.ReservedConcurrentExecutions).toBeGreaterThan(0);
 
     // 0 = unreserved (an account with a small concurrency quota); the horizon job keeps its single run.
     const none = synth({ reservedConcurrency: '0' });
     for (const fn of [...Object.values(none.stack.functions), none.stack.changeEvents.fn]) expect(reserved(none, fn)).toBeUndefined();
     expect(reserved(none, none.stack.horizon.fn)).toBe(1);
+    expect(reserved(none, none.stack.imports.worker)).toBe(2);
     const some = synth({ reservedConcurrency: '{"events":40}' });
     expect(reserved(some, some.stack.functions.events)).toBe(40);
     expect(reserved(some, some.stack.functions.tags)).toBe(DEFAULTS.reservedConcurrency.tags);

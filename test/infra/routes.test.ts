@@ -22,10 +22,10 @@ function routeFor(path: string) {
 
 describe('httpApiRoutes()', () => {
   test('stay within API Gateway\'s quota of 300 routes with a margin of at least 45 (15%) for later routes', () => {
-    // 207 today: 5 API roots (our base × 4 prefixes, the origin's unprefixed) × (3 documentation + 4 read-only + 2 account
-    // + 5 segments × 4 keys) + 4 for tickets and attendees; the pages: 4 prefixes × 2 paths × (4 read segments + 2 keys
-    // for the event pages).
-    expect(routes.length).toBe(5 * 31 + 4 + 4 * 2 * 6);
+    // 209 today: 5 API roots (our base × 4 prefixes, the origin's unprefixed) × (3 documentation + 4 read-only + 2 account
+    // + 5 segments × 4 keys) + 6 for tickets, attendees and imports; the pages: 4 prefixes × 2 paths × (4 read segments + 2
+    // keys for the event pages).
+    expect(routes.length).toBe(5 * 31 + 6 + 4 * 2 * 6);
     const withDefault = routes.length + 1;
     expect(withDefault).toBeLessThanOrEqual(280);
     expect(ROUTES_PER_API_QUOTA - withDefault).toBeGreaterThanOrEqual(45);
@@ -104,6 +104,17 @@ describe('httpApiRoutes()', () => {
     expect(routeFor('/calendar/events/v2/events')).toBeNull();
   });
 
+  test('the import routes (contract §20) reach the imports function: routed under our base, through $default elsewhere', () => {
+    for (const rel of ['/imports', '/imports/3', '/imports/3/run']) {
+      expect(routeFor(`/calendar/events/v1${rel}`)?.group).toBe('imports');
+      expect(routeFor(`/calendar/events/v1${rel}`)?.traffic).toBe('write');
+      expect(routeFor(`/de/calendar/events/v1${rel}`)).toBeNull();
+      for (const prefix of ['', '/de', '/pt-pt']) {
+        for (const base of ['/calendar/events/v1', '/wp-json/tribe/events/v1']) expect(groupForPath(`${prefix}${base}${rel}`)).toBe('imports');
+      }
+    }
+  });
+
   test('every page path (contract §21), under every prefix, reaches the pages function — as the local server routes it', () => {
     const pages = ['/events', '/events/', '/events/month/', '/events/month/2026-03/', '/events/category/jazz/', '/events/embed.js',
       '/events/assets/site.css', '/tag/outdoor/', '/venue/hall/', '/organizer/org/', '/event/jazz-night/', '/event/jazz-night/2026-03-04/',
@@ -140,8 +151,8 @@ describe('httpApiRoutes()', () => {
 });
 
 describe('functions and table access', () => {
-  test('six API groups, root first, then the pages', () => {
-    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags', 'pages']);
+  test('seven API groups, root first, then the pages', () => {
+    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags', 'imports', 'pages']);
   });
 
   test('the root function reaches only account items; the data functions the whole table', () => {

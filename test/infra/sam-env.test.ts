@@ -13,8 +13,10 @@ const options = { containerEndpoint: 'http://host.docker.internal:8000', tableNa
 test('maps every function of a samLocal template to the local settings', () => {
   const { stack, json } = synth({ samLocal: 'true' });
   const vars = samEnvVars(json, options);
-  const ids = [...Object.values(stack.functions), stack.horizon.fn, stack.changeEvents.fn].map((fn) => stack.getLogicalId(fn.node.defaultChild as never));
+  const ids = [...Object.values(stack.functions), stack.horizon.fn, stack.changeEvents.fn, stack.imports.worker, stack.imports.dispatcher]
+    .map((fn) => stack.getLogicalId(fn.node.defaultChild as never));
   expect(Object.keys(vars).sort()).toEqual(ids.sort());
+  const importing = [stack.functions.imports, stack.imports.worker, stack.imports.dispatcher].map((fn) => stack.getLogicalId(fn.node.defaultChild as never));
   for (const id of ids) {
     expect(vars[id]).toEqual({
       CALENDAR_TABLE_NAME: 'calendar-events',
@@ -22,6 +24,9 @@ test('maps every function of a samLocal template to the local settings', () => {
       CALENDAR_JWT_SECRET: 's3cret',
       CALENDAR_JWT_ISSUER: '',
       CALENDAR_JWT_AUDIENCE: '',
+      // The functions that know the import queue (and the key): neither under sam local.
+      ...(importing.includes(id) ? { CALENDAR_IMPORT_QUEUE_URL: '' } : {}),
+      ...(importing.includes(id) && id !== importing[2] ? { CALENDAR_IMPORT_KEY_ID: '' } : {}),
     });
   }
   // Only variables the template declares (SAM ignores the others): no site URL unless the stack sets one.
@@ -57,7 +62,7 @@ test('CLI with --no-synth writes <out>/sam-env.json from an existing cloud assem
   }
   expect(file).toBe(join(dir, 'sam-env.json'));
   const vars = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Record<string, string>>;
-  expect(Object.keys(vars)).toHaveLength(9); // six route groups, the pages, the horizon job and the change publisher
+  expect(Object.keys(vars)).toHaveLength(12); // seven route groups, the pages, the horizon job, the change publisher, the import worker and dispatcher
   for (const v of Object.values(vars)) {
     expect(v).toMatchObject({ AWS_ENDPOINT_URL_DYNAMODB: 'http://host.docker.internal:45678', CALENDAR_TABLE_NAME: 't1', CALENDAR_JWT_SECRET: 'k' });
   }

@@ -88,6 +88,70 @@ describe('the horizon job (contract §13)', () => {
   });
 });
 
+describe('imports (contract §20)', () => {
+  const id = (c: Parameters<typeof logicalId>[1]) => logicalId(base.stack, c);
+  const roleOf = (fn: Parameters<typeof logicalId>[1]) => refOf(base.json.Resources[id(fn)]!.Properties.Role)!;
+
+  test('an encrypted queue feeds the worker one message at a time, at most two at once; what keeps failing moves to an encrypted dead-letter queue', () => {
+    const { queue, deadLetters, worker } = base.stack.imports;
+    expect(base.json.Resources[id(queue)]!.Properties).toMatchObject({ SqsManagedSseEnabled: true,
+      RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [id(deadLetters), 'Arn'] }, maxReceiveCount: 3 } });
+    expect(base.json.Resources[id(deadLetters)]!.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 1209600 });
+    const [[, mapping], ...others] = resourcesOfType(base.json, 'AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties.FunctionName.Ref === id(worker));
+    expect(others).toHaveLength(0);
+    expect(mapping!.Properties).toMatchObject({ EventSourceArn: { 'Fn::GetAtt': [id(queue), 'Arn'] }, BatchSize: 1, ScalingConfig: { MaximumConcurrency: 2 },
+      FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    const timeout = base.json.Resources[id(worker)]!.Properties.Timeout;
+    expect(timeout).toBe(900);
+    // A message is not delivered again while its run goes on.
+    expect(base.json.Resources[id(queue)]!.Properties.VisibilityTimeout).toBeGreaterThan(timeout);
+    expect(base.json.Resources[id(worker)]!.Properties.Environment.Variables).toMatchObject({
+      CALENDAR_IMPORT_QUEUE_URL: { Ref: id(queue) }, CALENDAR_IMPORT_KEY_ID: { 'Fn::GetAtt': [id(base.stack.imports.key), 'Arn'] } });
+  });
+
+  test('an EventBridge Scheduler schedule invokes the dispatcher every five minutes, with retries and a dead-letter queue', () => {
+    const { dispatcher, dispatcherDeadLetters } = base.stack.imports;
+    const [, schedule] = resourcesOfType(base.json, 'AWS::Scheduler::Schedule').find(([, r]) => r.Properties.Target.Arn['Fn::GetAtt'][0] === id(dispatcher))!;
+    expect(schedule.Properties).toMatchObject({ ScheduleExpression: 'rate(5 minutes)', State: 'ENABLED',
+      Target: { DeadLetterConfig: { Arn: { 'Fn::GetAtt': [id(dispatcherDeadLetters), 'Arn'] } }, RetryPolicy: { MaximumRetryAttempts: 2 } } });
+    const invoker = roleStatements(base.json, schedule.Properties.Target.RoleArn['Fn::GetAtt'][0]);
+    expect(invoker.flatMap((s) => s.actions).sort()).toEqual(['lambda:InvokeFunction', 'sqs:SendMessage']);
+    expect(JSON.stringify(invoker.find((s) => s.actions.includes('lambda:InvokeFunction'))!.resources)).toContain(id(dispatcher));
+    expect(base.json.Resources[id(dispatcher)]!.Properties.DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [id(dispatcherDeadLetters), 'Arn'] } });
+  });
+
+  test('a KMS key of the stack, rotated and retained, seals source passwords: the imports function may only encrypt, the worker only decrypt', () => {
+    const { key, worker, dispatcher, queue } = base.stack.imports;
+    expect(base.json.Resources[id(key)]).toMatchObject({ Properties: { EnableKeyRotation: true }, DeletionPolicy: 'Retain' });
+    const kmsOf = (roleId: string) => roleStatements(base.json, roleId).filter((s) => s.actions.some((a) => a.startsWith('kms:')));
+    const keyArn = { 'Fn::GetAtt': [id(key), 'Arn'] };
+    expect(kmsOf(roleOf(base.stack.functions.imports))).toEqual([{ actions: ['kms:Encrypt'], resources: [keyArn] }]);
+    expect(kmsOf(roleOf(worker))).toEqual([{ actions: ['kms:Decrypt'], resources: [keyArn] }]);
+    expect(kmsOf(roleOf(dispatcher))).toEqual([]);
+    for (const fn of [...Object.values(base.stack.functions), base.stack.horizon.fn, base.stack.changeEvents.fn]) {
+      if (fn !== base.stack.functions.imports) expect(kmsOf(roleOf(fn)).flatMap((s) => s.resources)).not.toContainEqual(keyArn);
+    }
+    // Only the imports function, the worker (handing on the rest of a run) and the dispatcher send to the queue.
+    const senders = [base.stack.functions.imports, worker, dispatcher].map((fn) => roleOf(fn));
+    for (const [roleId] of resourcesOfType(base.json, 'AWS::IAM::Role')) {
+      const sends = roleStatements(base.json, roleId).some((s) => s.actions.includes('sqs:SendMessage')
+        && JSON.stringify(s.resources).includes(id(queue)));
+      expect([roleId, sends]).toEqual([roleId, senders.includes(roleId)]);
+    }
+  });
+
+  test('the dispatcher reads and updates only the import items (IMPORTS, IMPORT#…); the worker writes events as the API does', () => {
+    const { dispatcher, worker } = base.stack.imports;
+    const policy = resourcesOfType(base.json, 'AWS::IAM::Policy').find(([, p]) => p.Properties.Roles.some((r: any) => r.Ref === roleOf(dispatcher)))!;
+    const ddb = policy[1].Properties.PolicyDocument.Statement.filter((st: any) => [st.Action].flat().some((a: string) => a.startsWith('dynamodb:')));
+    expect(ddb).toHaveLength(1);
+    expect([ddb[0].Action].flat().sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(ddb[0].Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['IMPORTS', 'IMPORT#*'] } });
+    const workerDdb = roleStatements(base.json, roleOf(worker)).flatMap((s) => s.actions).filter((a) => a.startsWith('dynamodb:'));
+    expect(new Set(workerDdb)).toEqual(new Set(tableActions('read-write')));
+  });
+});
+
 describe('change events (contract §16, issue: events for other systems)', () => {
   test('the table streams new images; new change-log entries alone feed the publisher, with retries and a failure queue', () => {
     base.template.hasResourceProperties('AWS::DynamoDB::Table', { StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
@@ -95,7 +159,8 @@ describe('change events (contract §16, issue: events for other systems)', () =>
     const fn = logicalId(base.stack, base.stack.changeEvents.fn);
     const queue = logicalId(base.stack, base.stack.changeEvents.deadLetters);
     const table = logicalId(base.stack, base.stack.table);
-    const [[, mapping], ...others] = resourcesOfType(base.json, 'AWS::Lambda::EventSourceMapping');
+    const [[, mapping], ...others] = resourcesOfType(base.json, 'AWS::Lambda::EventSourceMapping')
+      .filter(([, m]) => m.Properties.FunctionName.Ref === fn);
     expect(others).toHaveLength(0);
     expect(mapping!.Properties).toMatchObject({
       FunctionName: { Ref: fn }, EventSourceArn: { 'Fn::GetAtt': [table, 'StreamArn'] }, StartingPosition: 'TRIM_HORIZON',
@@ -155,9 +220,13 @@ describe('geocoding (contract §18, -c geocoding=true)', () => {
 });
 
 describe('functions', () => {
-  test('six functions behind the API, the pages, the horizon job and the change publisher, on nodejs24.x / arm64 with ESM bundles', () => {
+  test('seven functions behind the API, the pages, the horizon job, the change publisher and the import worker and dispatcher, on nodejs24.x / arm64 with ESM bundles', () => {
     const fns = resourcesOfType(base.json, 'AWS::Lambda::Function');
-    expect(fns).toHaveLength(9);
+    expect(fns).toHaveLength(12);
+    const worker = logicalId(base.stack, base.stack.imports.worker);
+    const dispatcher = logicalId(base.stack, base.stack.imports.dispatcher);
+    expect(base.json.Resources[dispatcher]!.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Timeout: 60,
+      ReservedConcurrentExecutions: 1 });
     const job = logicalId(base.stack, base.stack.horizon.fn);
     const publisher = logicalId(base.stack, base.stack.changeEvents.fn);
     expect(base.json.Resources[job]!.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler',
@@ -165,14 +234,14 @@ describe('functions', () => {
     expect(base.json.Resources[publisher]!.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'],
       Handler: 'index.handler', Timeout: 30 });
     for (const [id, fn] of fns) {
-      if (id === job || id === publisher) continue;
+      if (id === job || id === publisher || id === worker || id === dispatcher) continue;
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(512);
       expect(fn.Properties.Timeout).toBeGreaterThanOrEqual(5);
       expect(fn.Properties.Timeout).toBeLessThan(29); // below the HTTP API integration timeout
     }
     expect(Object.keys(base.stack.functions)).toEqual(functionGroups());
-    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags', 'pages']);
+    expect(functionGroups()).toEqual(['root', 'events', 'venues', 'organizers', 'categories', 'tags', 'imports', 'pages']);
     // The pages' own function: more memory (rendering after in-process API calls), its own reserved concurrency.
     expect(base.json.Resources[logicalId(base.stack, base.stack.functions.pages)]!.Properties)
       .toMatchObject({ MemorySize: 1536, Timeout: 10, ReservedConcurrentExecutions: 50 });
@@ -184,7 +253,11 @@ describe('functions', () => {
     const table = logicalId(base.stack, base.stack.table);
     for (const [group, fn] of Object.entries(base.stack.functions)) {
       const props = base.json.Resources[logicalId(base.stack, fn)]!.Properties;
-      const { CALENDAR_FUNCTIONS: forward, ...rest } = props.Environment.Variables;
+      const { CALENDAR_FUNCTIONS: forward, CALENDAR_IMPORT_QUEUE_URL: queue, CALENDAR_IMPORT_KEY_ID: key, ...rest } = props.Environment.Variables;
+      // The imports function hands runs to the import queue and seals source passwords with the stack's key.
+      expect([group, queue, key]).toEqual(group === 'imports'
+        ? [group, { Ref: logicalId(base.stack, base.stack.imports.queue) }, { 'Fn::GetAtt': [logicalId(base.stack, base.stack.imports.key), 'Arn'] }]
+        : [group, undefined, undefined]);
       expect(rest).toEqual({
         CALENDAR_TABLE_NAME: { Ref: table },
         CALENDAR_TIMEZONE: 'UTC',
@@ -205,7 +278,7 @@ describe('functions', () => {
       // The root function knows the other functions, to hand them the requests that reach it (lib/aws/forward.ts).
       if (group === 'root') {
         const text = JSON.stringify(forward);
-        for (const other of ['events', 'venues', 'organizers', 'categories', 'tags', 'pages']) {
+        for (const other of ['events', 'venues', 'organizers', 'categories', 'tags', 'imports', 'pages']) {
           expect(text).toContain(`{"Ref":"${logicalId(base.stack, base.stack.functions[other as 'events'])}"}`);
         }
       } else expect(forward).toBeUndefined();
@@ -253,7 +326,7 @@ describe('least privilege', () => {
       expect(ddb).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query']));
       const ddbStatements = role.Properties.Policies ?? [];
       expect(ddbStatements).toEqual([]);
-      // Only logs on its own log group besides DynamoDB (and, for root, invoking the other functions).
+      // Only logs on its own log group besides DynamoDB (and, for root, invoking the other functions; for imports, the queue and key).
       const logs = statements.filter((s) => s.actions.some((a) => a.startsWith('logs:')));
       expect(logs.flatMap((s) => s.actions).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
       expect(logs.flatMap((s) => s.resources)).toEqual([{ 'Fn::GetAtt': [props.LoggingConfig.LogGroup.Ref, 'Arn'] }]);
@@ -282,7 +355,7 @@ describe('least privilege', () => {
     expect(ddb[1].Resource).toEqual({ 'Fn::GetAtt': [logicalId(base.stack, base.stack.table), 'Arn'] });
     const invoke = policy[1].Properties.PolicyDocument.Statement.find((st: any) => st.Sid === 'ForwardToRouteGroups');
     expect(invoke.Action).toBe('lambda:InvokeFunction');
-    expect(invoke.Resource).toHaveLength(6);
+    expect(invoke.Resource).toHaveLength(7);
     for (const group of functionGroups()) expect(tableActions(tableAccess(group))).not.toContain('dynamodb:BatchWriteItem');
   });
 });

@@ -169,11 +169,12 @@ describe('OpenAPI document', () => {
         expect(o.security).toEqual([{ bearerAuth: [] }, { basicAuth: [] }]);
         // Only the caller's own application passwords are read with credentials required.
         // …and an event's attendees, by whoever may edit it (contract §19).
-        if (op.method === 'GET') expect(['appPasswords.list', 'attendees.list']).toContain(op.id);
+        // …and imports, which only editors see (contract §20).
+        if (op.method === 'GET') expect(['appPasswords.list', 'attendees.list', 'imports.list', 'imports.get']).toContain(op.id);
         writes += 1;
       }
     }
-    expect([reads, writes]).toEqual([31, 46]);
+    expect([reads, writes]).toEqual([31, 54]);
   });
 
   it('documents the success response with the named component and every error status with Error', () => {
@@ -187,7 +188,7 @@ describe('OpenAPI document', () => {
       expect(success.content[media].schema).toEqual({ $ref: `#/components/schemas/${responseSchemaName(op.response)}` });
       expect(success.description).toEqual(expect.any(String));
       for (const [status, response] of Object.entries<Json>(responses)) {
-        if (Number(status) === op.success || (op.alsoCreates && status === '201')) continue;
+        if (Number(status) === op.success || (op.alsoCreates && status === '201') || (op.alsoQueues && status === '202')) continue;
         if (status === '304') {
           expect([op.id, response]).toEqual([op.id, { $ref: '#/components/responses/NotModified' }]);
           continue;
@@ -197,7 +198,8 @@ describe('OpenAPI document', () => {
         expect(error.description.length).toBeGreaterThan(10);
       }
       const statuses = Object.keys(responses).map(Number);
-      expect(statuses.every((s) => s === op.success || (op.alsoCreates && s === 201) || (s === 304 && op.method === 'GET') || s >= 400))
+      expect(statuses.every((s) => s === op.success || (op.alsoCreates && s === 201) || (op.alsoQueues && s === 202)
+        || (s === 304 && op.method === 'GET') || s >= 400))
         .toBe(true);
     }
     expect(doc.paths['/events/{id}'].delete.responses['410'].description).toMatch(/trash/);
@@ -219,7 +221,7 @@ describe('OpenAPI document', () => {
       const pipeline = [...(op.params.length ? [400] : []), 401, 500, 503];
       const conditional = op.method === 'GET' ? [304] : []; // If-None-Match (lib/http/middleware/conditional.ts)
       // Idempotency-Key on creates, the application password's excepted (lib/http/middleware/idempotency.ts)
-      const keyed = (op.success === 201 || op.alsoCreates) && op.id !== 'appPasswords.create' ? [409, 422] : [];
+      const keyed = (op.success === 201 || op.queuedCreate || op.alsoCreates) && op.id !== 'appPasswords.create' ? [409, 422] : [];
       const body = [413, 415]; // any method with a body, DELETE included
       const verb = op.id.startsWith('appPasswords.') ? `password-${op.id.split('.')[1]}` : op.id === 'changes.list' ? 'changes'
         : route.group === 'root' ? 'root' : op.id.split('.')[1]!.replace(/BySlug$/, '');
@@ -245,6 +247,9 @@ describe('OpenAPI document', () => {
         'attendees.list': [403, 404], 'attendees.create': [409, 429, ...body], 'attendees.get': [404],
         'attendees.update': [404, 409, ...body], 'attendees.delete': [404, ...body],
       };
+      // Imports (contract §20, lib/imports/operations.ts): editors only; 202 when queued; 409 while a run is queued or running, or at the limit.
+      Object.assign(tickets, { 'imports.list': [403, 404], 'imports.create': [403, 409, ...body], 'imports.get': [403, 404],
+        'imports.update': [403, 404, ...body], 'imports.delete': [202, 403, 404, ...body], 'imports.run': [403, 404, 409, ...body] });
       const mine = tickets[op.id.replace(/\.(put|patch)$/, '')];
       if (mine) return [...new Set([op.success, ...conditional, ...keyed, ...pipeline, ...mine])].sort((a, b) => a - b);
       return [...new Set([op.success, ...(op.alsoCreates ? [201] : []), ...conditional, ...keyed, ...pipeline, ...own[verb]!])].sort((a, b) => a - b);
@@ -256,7 +261,7 @@ describe('OpenAPI document', () => {
       allOperations().filter(({ route, op }) => docOp(route, op).responses[String(status)]).map(({ route, op }) => `${op.method} ${route.path}`);
     expect(answering(422)).toEqual(['POST /events', 'POST /events/{id}', 'PUT /events/{id}', 'PATCH /events/{id}', 'POST /events/by-slug/{slug}',
       'PUT /events/by-slug/{slug}', 'PATCH /events/by-slug/{slug}', 'POST /venues', 'POST /organizers', 'POST /categories', 'POST /tags',
-      'POST /tickets', 'POST /attendees']);
+      'POST /tickets', 'POST /attendees', 'POST /imports']);
     const key = (method: string, path: string) => doc.paths[path][method].parameters.find((p: Json) => p.name === 'Idempotency-Key');
     expect(key('post', '/events')).toMatchObject({ in: 'header', schema: { maxLength: 255 } });
     expect(key('patch', '/events/{id}').description).toMatch(/scope=following/);
@@ -346,10 +351,11 @@ describe('OpenAPI document', () => {
       expect('X-TEC-Total' in headers).toBe(list);
       expect('Link' in headers).toBe(list);
       const record = route.group !== 'root' && !list;
-      const tagged = op.method === 'GET' || (record && !(op.method === 'DELETE' && /^(categories|tags)\./.test(op.id)));
+      // A deleted term or import is gone: no version to name.
+      const tagged = op.method === 'GET' || (record && !(op.method === 'DELETE' && /^(categories|tags|imports)\./.test(op.id)));
       expect([op.id, 'ETag' in headers]).toEqual([op.id, tagged]);
       expect([op.id, 'Cache-Control' in headers, 'Vary' in headers]).toEqual([op.id, true, op.method === 'GET']);
-      expect('Location' in headers).toBe(op.success === 201);
+      expect('Location' in headers).toBe(op.success === 201 || op.success === 202);
       for (const [status, response] of Object.entries<Json>(responses)) {
         const names = headerNames(response);
         expect([op.id, status, names]).toEqual([op.id, status, expect.arrayContaining(['Content-Language', 'X-Content-Type-Options'])]);

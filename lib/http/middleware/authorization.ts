@@ -13,6 +13,7 @@ const MIN_ROLE: Record<Exclude<Capability, 'public'>, 'subscriber' | 'contributo
   edit_posts: 'contributor',
   manage_categories: 'author',
   manage_tags: 'editor',
+  manage_imports: 'editor',
 };
 
 export const authorization = (): Middleware => ({

@@ -11,7 +11,7 @@ import {
   IdempotencyItemAlreadyExistsError, IdempotencyRecordStatus, IdempotencyValidationError,
 } from '@aws-lambda-powertools/idempotency';
 import type { IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
-import { takesIdempotencyKey } from '../../routes/types.js';
+import { isCreate, takesIdempotencyKey } from '../../routes/types.js';
 import { idempotencyStore, idempotentRequest, type IdempotentRequest } from '../../store/idempotency.js';
 import { ApiError, invalidParam } from '../errors.js';
 import type { HttpResult } from '../response.js';
@@ -85,7 +85,7 @@ async function before(request: PipelineRequest): Promise<HttpResult | undefined>
   const key = request.event.headers?.['idempotency-key'];
   if (key === undefined || !takesIdempotencyKey(operation)) return undefined;
   // An update takes the key only when it may create (contract §17: "and ?scope=following").
-  if (operation.success !== 201 && String(state.raw.scope ?? '').trim().toLowerCase() !== 'following') return undefined;
+  if (!isCreate(operation) && String(state.raw.scope ?? '').trim().toLowerCase() !== 'following') return undefined;
   if (!VALID_KEY.test(key)) throw invalidParam(HEADER, 'must be 1 to 255 visible ASCII characters');
   // An anonymous create is refused (401) by the authorization step and takes no key, except a reservation (contract §19),
   // whose key is scoped to its ticket.
