@@ -1,8 +1,11 @@
 /**
  * Every event write an import makes goes through `writeSourceEvents`; the run (./run.ts) decides what to write, this
- * module how. Today each write is the API's own operation run in-process as the import's owner (./api.ts), so imported
- * events pass exactly the validation, permissions, search indexing, counts and change log of any other write. A bulk
- * writer may replace the inside of this module as long as it keeps the contract below.
+ * module how. Each write is the API's own operation run in-process as the import's owner (./api.ts), so imported
+ * events pass exactly the validation, permissions, counts and change log of any other write; each stays atomic for
+ * readers. What makes a batch cheap is the search index: the batch's writes are a *group* (lib/search/commit.ts), each
+ * event's transaction leaves only a marker, and the group's index changes — postings of one letter and day, the count
+ * items of one month — are folded into one and applied once the batch is written, in chunks side by side, exactly once
+ * even if the worker dies (a later write or the sweeper finishes them; searches stay exact meanwhile).
  *
  * The contract:
  * - `writeSourceEvents(writer, batch)` answers one `Written` per entry of `batch`, in order. A failure of one entry
@@ -20,9 +23,13 @@
  *   trashed through the API reads with `status: "trash"` and every other field unknown; one deleted for good as null).
  * - Writes act as `writer.owner` (an editor) in `writer.language`, and none starts after `writer.deadline`.
  */
+import { randomUUID } from 'node:crypto';
 import type { Caller } from '../auth/caller.js';
+import { indexState } from '../events/index-state.js';
 import { storedOccurrences } from '../events/series.js';
 import type { Language } from '../model/language.js';
+import { logger } from '../observability/logger.js';
+import { finishGroup, inGroup, openGroup } from '../search/commit.js';
 import { StoreUnavailable } from '../store/errors.js';
 import { answerMessage, ownerApi, type ApiAnswer, type OwnerApi } from './api.js';
 
@@ -74,7 +81,15 @@ export async function writeSourceEvents(writer: Writer, batch: EventWrite[]): Pr
       out[i] = await writeOne(api, batch[i]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, lane));
+  const gid = randomUUID();
+  await openGroup(gid);
+  try {
+    await inGroup(gid, () => Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, lane)));
+  } finally {
+    // Sealed and applied whether or not every write landed (a failed one left no marker); if this fails, the group's
+    // markers stand and a later write of one of its events, or the sweeper, finishes it.
+    await finishGroup(gid, indexState).catch((e: Error) => logger.warn('an import batch\'s search index changes were left to the sweeper', { error: e }));
+  }
   return out;
 }
 

@@ -30,13 +30,20 @@ export const noMarker = (id: number): TransactItem =>
 
 /**
  * The marker an event's transaction puts when its index change goes after it: the index as it was, the version it is
- * brought to, and the group it is applied with (if any).
+ * brought to, and the group it is applied with (if any). In a group, an event written again before the group is
+ * applied (an occurrence of a series the batch created, then edited) keeps its marker's first `before` — what the index
+ * still holds — and only the version moves on.
  */
 export function markerPut(id: number, v: number, before: IndexState, group?: string): TransactItem {
   const b = before.words ? Object.fromEntries(postingValues(before.words)) : undefined;
+  const was = { ...(b ? { b } : {}), ...(before.unindexed ? { bx: JSON.stringify(before.unindexed) } : {}) };
+  if (group) {
+    return { Update: { TableName: table(), Key: markerKey(id), ConditionExpression: 'attribute_not_exists(PK) OR g = :g',
+      UpdateExpression: 'SET id = :id, v = :v, g = :g, #at = if_not_exists(#at, :at), bs = if_not_exists(bs, :bs)',
+      ExpressionAttributeNames: { '#at': 'at' }, ExpressionAttributeValues: { ':id': id, ':v': v, ':g': group, ':at': new Date().toISOString(), ':bs': was } } };
+  }
   return { Put: { TableName: table(), ConditionExpression: 'attribute_not_exists(PK)',
-    Item: { ...markerKey(id), id, v, at: new Date().toISOString(), ...(b ? { b } : {}),
-      ...(before.unindexed ? { bx: JSON.stringify(before.unindexed) } : {}), ...(group ? { g: group } : {}) } } };
+    Item: { ...markerKey(id), id, v, at: new Date().toISOString(), ...was } } };
 }
 
 /** Opens a group: its item goes before any of its events is written (their markers name it), unsealed. */

@@ -78,8 +78,9 @@ export function foldChanges(items: TransactItem[]): TransactItem[] {
 
 /** The index before the write a marker stands for. */
 export function beforeOf(marker: Item): IndexState {
-  const b = marker.b as Record<string, string> | undefined;
-  return { words: b ? wordsOfPostings(new Map(Object.entries(b))) : null, unindexed: marker.bx ? JSON.parse(String(marker.bx)) as Item : null };
+  // A group's marker holds them in `bs` (./commit.ts markerPut), an event's own at the top.
+  const was = (marker.bs ?? marker) as { b?: Record<string, string>; bx?: string };
+  return { words: was.b ? wordsOfPostings(new Map(Object.entries(was.b))) : null, unindexed: was.bx ? JSON.parse(was.bx) as Item : null };
 }
 
 /** The chunks of a change, in its stable order. */

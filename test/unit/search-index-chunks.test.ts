@@ -178,6 +178,30 @@ describe('a save that dies between index chunks (real DynamoDB)', () => {
     expect(await indexItems()).toEqual(new Map());
   }, 120_000);
 
+  it('an event written again inside its group (created, then edited, as an import edits a new series\' occurrence) is applied once, to its last state', async () => {
+    const tag = Array.from({ length: 4 }, () => letters[Math.floor(Math.random() * 26)]).join('');
+    const gid = `twice-${tag}`;
+    await openGroup(gid);
+    const ids: number[] = [];
+    await inGroup(gid, async () => {
+      for (let i = 0; i < 2; i++) {
+        ids.push((await call('POST', '/events', { title: `Draft ${tag} ${i}`, description: '<p>loquat</p>', status: 'publish',
+          start_date: '2051-08-01 10:00:00', end_date: '2051-08-01 11:00:00' })).json.id as number);
+      }
+      expect((await call('POST', `/events/${ids[0]}`, { title: `Final ${tag}`, description: '<p>persimmon</p>' })).status).toBe(200);
+    });
+    // One marker per event, its before still the empty index.
+    expect((await markers()).filter((m) => m.g === gid)).toHaveLength(2);
+    expect((await search('loquat')).json.total).toBe(1);
+    expect((await search('persimmon')).json.events.map((e: any) => e.id)).toEqual([ids[0]]);
+    expect(await finishGroup(gid, indexState)).toBe(true);
+    expect(await indexItems()).toEqual(await expectedFor(ids));
+    expect((await search('loquat')).json.total).toBe(1);
+    expect((await search('persimmon')).json.total).toBe(1);
+    for (const id of ids) expect((await call('DELETE', `/events/${id}`, undefined, 'force=true')).status).toBe(200);
+    expect(await indexItems()).toEqual(new Map());
+  }, 120_000);
+
   it('a group whose writer died before sealing it is sealed by the sweeper with the events it wrote', async () => {
     const tag = Array.from({ length: 4 }, () => letters[Math.floor(Math.random() * 26)]).join('');
     const gid = `dead-${tag}`;
