@@ -29,6 +29,7 @@ export const QUICK_LINKED: LinkedCounts = { venues: 20, organizers: 30, categori
 import type { WarmOptions, WarmResult } from './warm.js';
 import type { ListsOptions, ListsResult } from './lists.js';
 import type { WritesOptions, WritesResult } from './writes.js';
+import type { ImportsOptions, ImportsResult } from './imports.js';
 
 const log = (line: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const self = fileURLToPath(import.meta.url);
@@ -54,6 +55,8 @@ export interface CliOptions {
   pages: boolean;
   /** Only seeding through the API and the write scenarios (writes.ts), of the checkout at `root` (default: this one). */
   writes: boolean;
+  /** Only an import of N single events from an iCalendar file and its rerun (imports.ts). */
+  imports: boolean;
   root: string;
   samples: number;
 }
@@ -76,10 +79,11 @@ export function parseArgs(argv: string[]): CliOptions {
     only: null,
     pages: argv.includes('--pages'),
     writes: argv.includes('--writes'),
+    imports: argv.includes('--imports'),
     root,
     samples: quick ? 5 : 30,
   };
-  if (o.pages || o.writes) o.ns = [2_000];
+  if (o.pages || o.writes || o.imports) o.ns = [2_000];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -92,7 +96,7 @@ export function parseArgs(argv: string[]): CliOptions {
       if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${name} must be a positive integer, not "${v}"`);
       return n;
     };
-    if (a === '--quick' || a === '--lists' || a === '--pages' || a === '--writes') continue;
+    if (a === '--quick' || a === '--lists' || a === '--pages' || a === '--writes' || a === '--imports') continue;
     else if (a === '--root') o.root = resolve(value());
     else if (a === '--samples') o.samples = int(value(), '--samples');
     else if (a === '--per-kind') o.lists = value().split(',').map((v) => int(v.trim(), '--per-kind'));
@@ -109,7 +113,7 @@ export function parseArgs(argv: string[]): CliOptions {
       o.recurring = Number(value());
       if (!(o.recurring > 0 && o.recurring < 1)) throw new UsageError('--recurring takes a share between 0 and 1, e.g. 0.2');
     }
-    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2] [--only 14a,14b] [--pages] [--writes [--root DIR] [--samples N]]');
+    else if (a === '--help' || a === '-h') throw new UsageError('usage: npm run bench -- [--quick] [--n 10000,100000] [--out DIR] [--seed N] [--runs N] [--warm-iterations N] [--endpoint URL] [--skip coldstart,warm,baseline] [--keep-tables] [--lists [--per-kind 1000,10000]] [--recurring 0.2] [--only 14a,14b] [--pages] [--writes [--root DIR] [--samples N]] [--imports [--n 2000]]');
     else throw new UsageError(`unknown option ${a} (see --help)`);
   }
   for (const s of o.skip) if (!['coldstart', 'warm', 'baseline'].includes(s)) throw new UsageError(`--skip takes coldstart, warm, baseline; not "${s}"`);
@@ -138,7 +142,7 @@ function machine(): Machine {
 }
 
 /** Runs this file as a worker process (its own module state and environment); resolves its JSON result. */
-async function worker<T>(kind: 'scale' | 'warm' | 'lists' | 'writes', config: unknown): Promise<T> {
+async function worker<T>(kind: 'scale' | 'warm' | 'lists' | 'writes' | 'imports', config: unknown): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'calendar-bench-'));
   try {
     const input = join(dir, 'config.json');
@@ -171,6 +175,9 @@ async function runWorker(kind: string, input: string, output: string): Promise<v
   } else if (kind === 'writes') {
     const { runWrites } = await import('./writes.js');
     result = await runWrites({ ...(config as WritesOptions), log });
+  } else if (kind === 'imports') {
+    const { runImports } = await import('./imports.js');
+    result = await runImports({ ...(config as ImportsOptions), log });
   } else throw new UsageError(`unknown worker ${kind}`);
   writeFileSync(output, JSON.stringify(result));
 }
@@ -183,6 +190,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const o = parseArgs(argv);
   if (o.writes) return runWritesMode(o);
+  if (o.imports) return runImportsMode(o);
   if (o.lists) return runListsMode(o);
   if (o.pages) return runPagesMode(o);
   const t0 = performance.now();
@@ -307,6 +315,28 @@ async function runWritesMode(o: CliOptions): Promise<void> {
 }
 
 const num = (n: number): string => n.toLocaleString('en-US');
+
+/** `--imports`: for each N, a fresh table, an iCalendar file of N single events imported through POST /imports, then rerun. */
+async function runImportsMode(o: CliOptions): Promise<void> {
+  const t0 = performance.now();
+  const results: ImportsResult[] = [];
+  await withDynamoDb(o, async (endpoint) => {
+    for (const n of o.ns) {
+      results.push(await worker<ImportsResult>('imports', {
+        root: o.root, endpoint, table: `bench-imports-${n}-${Date.now().toString(36)}`, n, seed: o.seed,
+      } satisfies Omit<ImportsOptions, 'log'>));
+    }
+  });
+  const { describeImportRun } = await import('./imports.js');
+  const out = resolve(root, o.out);
+  mkdirSync(out, { recursive: true });
+  const base = join(out, 'bench-imports');
+  const lines = results.map((r) => [`## ${num(r.n)} single events from an iCalendar file of ${num(Math.round(r.fileBytes / 1024))} KB (${relative(root, r.root) || 'this checkout'})`, '',
+    `- first run: ${describeImportRun(r.first)}`, `- rerun, nothing changed: ${describeImportRun(r.rerun)}`, ''].join('\n'));
+  writeFileSync(`${base}.json`, `${JSON.stringify({ date: new Date().toISOString(), machine: machine(), results }, null, 2)}\n`);
+  writeFileSync(`${base}.md`, `# Imports (${new Date().toISOString().slice(0, 10)})\n\n${lines.join('\n')}`);
+  log(`report: ${relative(process.cwd(), `${base}.md`)} (${Math.round((performance.now() - t0) / 1000)} s)`);
+}
 
 /** `--lists`: only the list scenarios, each size of linked records in a fresh table (no events, no cold start). */
 async function runListsMode(o: CliOptions): Promise<void> {

@@ -245,7 +245,8 @@ function bodyOf(e: ReturnType<EventGenerator['event']>['item']): Record<string, 
   };
 }
 
-const countItems = async (client: DynamoDBDocumentClient, table: string): Promise<number> => {
+/** Every item of the table, counted (a Scan: the benchmark's own, outside any capture). */
+export const countItems = async (client: DynamoDBDocumentClient, table: string): Promise<number> => {
   const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
   let n = 0;
   let ExclusiveStartKey: Record<string, unknown> | undefined;

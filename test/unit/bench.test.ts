@@ -428,3 +428,22 @@ describe('seeding and the Scan baseline against DynamoDB (the test harness\'s)',
     expect(b).toMatchObject({ id: '5a', total: own.total, ids: own.ids, itemsRead: own.itemsRead });
   }, 30_000);
 });
+
+describe('the import benchmark\'s file (imports.ts)', () => {
+  test('N single events with UIDs, titles, descriptions and instants an independent parser reads back', async () => {
+    const { importFile } = await import('../bench/imports.js');
+    const { default: nodeIcal } = await import('node-ical');
+    const text = importFile(40, 7);
+    // The same file for the same seed (but for DTSTAMP, the time it was written).
+    const stable = (t: string) => t.split('\r\n').filter((l) => !l.startsWith('DTSTAMP')).join('\n');
+    expect(stable(importFile(40, 7))).toBe(stable(text));
+    const events = Object.values(nodeIcal.sync.parseICS(text)).flatMap((c) => (c?.type === 'VEVENT' ? [c] : []));
+    expect(events).toHaveLength(40);
+    expect(new Set(events.map((e) => e.uid)).size).toBe(40);
+    for (const e of events) {
+      expect(String(e.summary).length).toBeGreaterThan(0);
+      expect(String(e.description).length).toBeGreaterThan(100);
+      expect(e.end!.getTime()).toBeGreaterThan(e.start.getTime());
+    }
+  });
+});
