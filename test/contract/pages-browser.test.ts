@@ -3,7 +3,8 @@
  * browser for the file. axe-core on every page kind in light and dark, 320 px without sideways scrolling, keyboard
  * reach with a visible focus ring, no request to another host but the records' own images, JavaScript off, form posts
  * from other sites, "near me" with an emulated position, and embed.js on a page of another origin sizing its iframe.
- * Without Chromium the file fails; it never skips. CALENDAR_SCREENSHOTS=<dir> also writes the README's screenshots there.
+ * Without Chromium the file fails; it never skips. CALENDAR_SCREENSHOTS=<dir> also writes there the screenshots that
+ * README.md and docs/pages.md show (kept in docs/images).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -216,7 +217,7 @@ describe('requests, scripts and forms', () => {
     }
   }, 60_000);
 
-  it('writes the README screenshots when asked', async () => {
+  it('writes the screenshots of README.md and docs/pages.md when asked', async () => {
     const dir = process.env.CALENDAR_SCREENSHOTS;
     if (!dir) return expect(dir).toBeUndefined();
     mkdirSync(dir, { recursive: true });
