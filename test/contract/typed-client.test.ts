@@ -1,5 +1,5 @@
 /**
- * The typed-client recipe (examples/typed-client, README "Typed client") works as written: its scripts generate the
+ * The typed-client recipe (examples/typed-client, docs/using-the-api.md "Typed client") works as written: its scripts generate the
  * types from the repository's openapi.json with openapi-typescript, type-check the example with the workspace's own
  * TypeScript (a type error, in the example or in the generated types, fails this test), and run it against the test
  * server with a token; it creates an event and reads it back through those types.
@@ -12,7 +12,7 @@ import { apiUrl, tokenFor } from '../support/api.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXAMPLE = `${ROOT}examples/typed-client/`;
 
-/** `npm run -s <script> -w examples/typed-client`, as the README says; resolves with its output, fails on a non-zero exit. */
+/** `npm run -s <script> -w examples/typed-client`, as docs/using-the-api.md says; resolves with its output, fails on a non-zero exit. */
 function workspaceScript(script: string, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '-s', script, '-w', 'examples/typed-client'], {
