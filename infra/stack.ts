@@ -156,7 +156,7 @@ export class CalendarStack extends Stack {
     let audience: string;
     if (config.createUserPool) {
       const pool = new cognito.UserPool(this, 'UserPool', {
-        // Accounts are created by an administrator (README); nobody can sign themselves up.
+        // Accounts are created by an administrator (docs/deploying.md, "Users and tokens"); nobody can sign themselves up.
         selfSignUpEnabled: false,
         signInAliases: { email: true },
         autoVerify: { email: true },
@@ -186,8 +186,8 @@ export class CalendarStack extends Stack {
         });
       }
       const client = pool.addClient('ApiClient', {
-        // Public client (CLI, browser): no secret. USER_PASSWORD_AUTH for `aws cognito-idp initiate-auth` in the
-        // README, SRP for SDK/Amplify sign-in; no hosted UI / OAuth flows.
+        // Public client (CLI, browser): no secret. USER_PASSWORD_AUTH for `aws cognito-idp initiate-auth` in
+        // docs/deploying.md, SRP for SDK/Amplify sign-in; no hosted UI / OAuth flows.
         generateSecret: false,
         authFlows: { userPassword: true, userSrp: true },
         disableOAuth: true,

@@ -144,7 +144,7 @@ async function checkTable(endpoint: string, tableName: string): Promise<void> {
     process.stderr.write(
       name === 'ResourceNotFoundException'
         ? `Warning: no table ${tableName} at ${endpoint}. Create it with \`DYNAMODB_ENDPOINT=${endpoint} npm start\` (it creates the table on start).\n`
-        : `Warning: DynamoDB at ${endpoint} did not answer (${name}: ${(e as Error).message}). Start it before sam local (see the README).\n`,
+        : `Warning: DynamoDB at ${endpoint} did not answer (${name}: ${(e as Error).message}). Start it before sam local (see docs/deploying.md).\n`,
     );
   } finally {
     client.destroy();

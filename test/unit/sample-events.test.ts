@@ -1,6 +1,6 @@
 /**
  * The sample events of events/ (for `sam local invoke -e`) are API Gateway HTTP API 2.0 events that the stack's routes
- * and the real handlers answer as the README says: each is run through its function's handler, in process, against
+ * and the real handlers answer as docs/deploying.md says: each is run through its function's handler, in process, against
  * the harness's DynamoDB Local (a table of this file's own).
  */
 import { randomUUID } from 'node:crypto';
