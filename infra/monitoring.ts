@@ -57,7 +57,7 @@ const JOB_P99_PERCENT_OF_TIMEOUT = 80;
 /** One alarm key per kind; cdk-monitoring-constructs puts it into the alarm's name. */
 const KEY = 'Alarm';
 
-/** The text an alarm notification carries: what happened and where to look (README, "Alarms and the dashboard"). */
+/** The text an alarm notification carries: what happened and where to look (docs/operating.md, "Alarms and the dashboard"). */
 const says = (text: string): CustomAlarmThreshold => ({ alarmDescriptionOverride: text });
 
 export class CalendarMonitoring extends Construct {

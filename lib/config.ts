@@ -1,4 +1,4 @@
-/** Environment configuration, read once per cold start. Names: README "Environment variables". */
+/** Environment configuration, read once per cold start. Names: docs/operating.md "Environment variables". */
 import { DEFAULT_TABLE_NAME } from './store/table.js';
 
 /** Development-only HS256 secret; `npm start` prints a warning when it is in use. */
