@@ -1,4 +1,4 @@
-/** The pages' style sheet. Colours and fonts are custom properties (README "The public calendar" lists them). */
+/** The pages' style sheet. Colours and fonts are custom properties (docs/pages.md "Theming" lists them). */
 export const SITE_CSS = `:root {
   --cal-font: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
   --cal-font-heading: var(--cal-font);
