@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     if (run.state === 'done' || run.state === 'failed') break;
   }
   if (started) bar.stop();
-  const counts = `${run.total} events: ${run.created} created, ${run.updated} updated, ${run.unchanged} unchanged, ${run.removed} removed, ${run.failed} failed`;
+  const counts = `${run.total} ${run.total === 1 ? 'event' : 'events'}: ${run.created} created, ${run.updated} updated, ${run.unchanged} unchanged, ${run.removed} removed, ${run.failed} failed`;
   process.stdout.write(`Import ${id} ${run.state}: ${counts}${run.message ? `\n${run.message}` : ''}\n`);
   for (const e of run.errors.slice(0, 10)) process.stdout.write(`  ${e.uid || '(no UID)'}: ${e.message}\n`);
   if (run.errors.length > 10) process.stdout.write(`  … and ${run.errors.length - 10} more (GET ${created.json.rest_url})\n`);
