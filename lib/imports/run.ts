@@ -220,18 +220,15 @@ class Run {
       }
       planned.push({ se, prev, sent, write: { op: 'create', key: se.key, ref: `import-${this.imp.id}-${this.run.n}-${valueHash(se.key)}`, fields, occurrences } });
     }
-    // Creates are recorded before they are sent, with what they send, so a run taken over repeats them exactly (each
-    // source event's identity is an item of its own: saved side by side).
-    await Promise.all(planned.map(async (p) => {
-      if (p.write.op !== 'create') return;
+    // Creates are recorded before they are sent, with what they send, so a run taken over repeats them exactly.
+    for (const p of planned) {
+      if (p.write.op !== 'create') continue;
       p.prev = await saveIdentity(this.imp.id, p.prev ?? null, { key: p.se.key, startUtc: p.se.startUtc, endUtc: p.se.endUtc, rn: this.run.n, act: 'c',
         hash: p.se.hash, pend: { ref: p.write.ref, fields: p.write.fields } });
       this.identities.set(p.se.key, p.prev);
-    }));
+    }
     const written = await writeSourceEvents(this.writer, planned.map((p) => p.write));
-    // Saved side by side too; counted and reported in the source's order.
-    const settled = await Promise.all(planned.map((p, i) => this.settle(p.se, p.prev, p.write, written[i]!, p.sent)));
-    for (const count of settled) count();
+    for (const [i, p] of planned.entries()) await this.settle(p.se, p.prev, p.write, written[i]!, p.sent);
   }
 
   /** The fields an update sends: everything (but an unchanged rule), or under `preserve` what changed at the source and not through the API. */
@@ -266,8 +263,8 @@ class Run {
     return { fields: eventFields(se, this.imp, links), occurrences };
   }
 
-  /** Records what a write did in the source event's identity item; answers its counting, for the caller to do in order. */
-  private async settle(se: SourceEvent, prev: Identity | undefined, write: EventWrite, result: Written, sent: Record<string, string>): Promise<() => void> {
+  /** Records what a write did in the source event's identity item and counts it. */
+  private async settle(se: SourceEvent, prev: Identity | undefined, write: EventWrite, result: Written, sent: Record<string, string>): Promise<void> {
     if (!result.ok) {
       if (result.missing && write.op === 'update' && this.imp.authority !== 'retain') {
         // Deleted for good through the API: the source still lists it, so it comes back.
@@ -279,8 +276,10 @@ class Run {
         this.identities.set(se.key, await saveIdentity(this.imp.id, prev ?? null, { key: se.key, startUtc: se.startUtc, endUtc: se.endUtc,
           rn: this.run.n, act: 'c' }));
       }
-      return () => this.fail(se.key, new Error(result.message));
+      this.fail(se.key, new Error(result.message));
+      return;
     }
+    for (const warning of result.warnings) this.error(uidOf(se.key), warning);
     const act = write.op === 'create' ? 'c' : write.op === 'trash' ? 'r' : 'u';
     const shown = result.shown;
     const fh = shown ? { ...prev?.fh, ...Object.fromEntries(SHOWN_FIELDS.filter((k) => write.op === 'create' || (write.op === 'update' && k in write.fields))
@@ -291,10 +290,7 @@ class Run {
       ...(Object.keys(result.occurrences).length || prev?.occ ? { occ: { ...prev?.occ, ...result.occurrences } } : {}),
     };
     this.identities.set(se.key, await saveIdentity(this.imp.id, prev ?? null, next));
-    return () => {
-      for (const warning of result.warnings) this.error(uidOf(se.key), warning);
-      this.count(act === 'c' ? 'created' : act === 'r' ? 'removed' : 'updated');
-    };
+    this.count(act === 'c' ? 'created' : act === 'r' ? 'removed' : 'updated');
   }
 
   /** One source event failed (what it names could not be found or made, the write was refused): the run goes on. */

@@ -68,7 +68,7 @@ export type Written =
   | { key: string; ok: false; message: string; missing?: true };
 
 /** How many writes of a batch run at once. */
-const PARALLEL = 8;
+const PARALLEL = 4;
 
 export async function writeSourceEvents(writer: Writer, batch: EventWrite[]): Promise<Written[]> {
   const api = ownerApi(writer.owner, writer.language, writer.deadline);
