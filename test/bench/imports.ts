@@ -10,7 +10,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import ical from 'ical-generator';
 import { KeepAliveClient } from './common.js';
 import { EventGenerator, type LinkPools } from './seed.js';
@@ -84,7 +83,7 @@ export async function runImports(o: ImportsOptions): Promise<ImportsResult> {
   const { startLocalImports } = await from('lib/local/imports.ts');
   const { signLocalToken } = await from('lib/local/token-sign.ts');
   const store = await from('lib/store/client.ts');
-  const { raw, doc } = documentClient(o.endpoint);
+  const { raw, doc: client } = documentClient(o.endpoint);
   await ensureTable(raw, o.table);
 
   const file = importFile(o.n, o.seed);
@@ -98,7 +97,6 @@ export async function runImports(o: ImportsOptions): Promise<ImportsResult> {
   startLocalImports(() => undefined);
   const http = new KeepAliveClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   const api = '/calendar/events/v1';
-  const client: DynamoDBDocumentClient = doc;
   try {
     const token = await signLocalToken({ secret: BENCH_JWT_SECRET, role: 'editor', sub: 'bench-importer' });
     const headers = { authorization: `Bearer ${token}` };

@@ -289,17 +289,21 @@ async function runPagesMode(o: CliOptions): Promise<void> {
   log(`report: ${relative(process.cwd(), `${base}.md`)} (${Math.round((performance.now() - t0) / 1000)} s)`);
 }
 
+/** Runs a worker of `kind` for each N of the run, on one DynamoDB, in order; its results. */
+async function eachN<T>(o: CliOptions, kind: 'writes' | 'imports', config: (endpoint: string, n: number) => object): Promise<T[]> {
+  const results: T[] = [];
+  await withDynamoDb(o, async (endpoint) => {
+    for (const n of o.ns) results.push(await worker<T>(kind, config(endpoint, n)));
+  });
+  return results;
+}
+
 /** `--writes`: for each N, a fresh table seeded through POST /events only, then the write scenarios (writes.ts). */
 async function runWritesMode(o: CliOptions): Promise<void> {
   const t0 = performance.now();
-  const results: WritesResult[] = [];
-  await withDynamoDb(o, async (endpoint) => {
-    for (const n of o.ns) {
-      results.push(await worker<WritesResult>('writes', {
-        root: o.root, endpoint, table: `bench-writes-${n}-${Date.now().toString(36)}`, n, concurrency: 8, seed: o.seed, samples: o.samples,
-      } satisfies Omit<WritesOptions, 'log'>));
-    }
-  });
+  const results = await eachN<WritesResult>(o, 'writes', (endpoint, n) => ({
+    root: o.root, endpoint, table: `bench-writes-${n}-${Date.now().toString(36)}`, n, concurrency: 8, seed: o.seed, samples: o.samples,
+  } satisfies Omit<WritesOptions, 'log'>));
   const { renderWriteScenarios } = await import('./report.js');
   const out = resolve(root, o.out);
   mkdirSync(out, { recursive: true });
@@ -319,14 +323,9 @@ const num = (n: number): string => n.toLocaleString('en-US');
 /** `--imports`: for each N, a fresh table, an iCalendar file of N single events imported through POST /imports, then rerun. */
 async function runImportsMode(o: CliOptions): Promise<void> {
   const t0 = performance.now();
-  const results: ImportsResult[] = [];
-  await withDynamoDb(o, async (endpoint) => {
-    for (const n of o.ns) {
-      results.push(await worker<ImportsResult>('imports', {
-        root: o.root, endpoint, table: `bench-imports-${n}-${Date.now().toString(36)}`, n, seed: o.seed,
-      } satisfies Omit<ImportsOptions, 'log'>));
-    }
-  });
+  const results = await eachN<ImportsResult>(o, 'imports', (endpoint, n) => ({
+    root: o.root, endpoint, table: `bench-imports-${n}-${Date.now().toString(36)}`, n, seed: o.seed,
+  } satisfies Omit<ImportsOptions, 'log'>));
   const { describeImportRun } = await import('./imports.js');
   const out = resolve(root, o.out);
   mkdirSync(out, { recursive: true });
