@@ -16,6 +16,8 @@ import { commit, createRecord, deleteRecord, rewriteItem, rewriteRecord, trashed
 import { getPost } from '../store/records.js';
 import type { TransactItem } from '../store/types.js';
 import { afterCommit, retryConflicts } from '../store/retry.js';
+import { createdBefore, onceItem, onceRef } from '../store/create-once.js';
+import { CreatedBefore } from '../store/errors.js';
 import { linkTransactItems, linkTransactItemsUncounted } from '../store/links.js';
 import { eventsMetaStored, eventsMetaUpdate } from '../store/events.js';
 import { applyEventWrite, eventFacts, isEvent, type EventItem } from './item.js';
@@ -51,6 +53,17 @@ export const eventCreateExtras = (item: EventItem): TransactItem[] =>
  * category then answers the 400 the contract gives for an unknown one.
  */
 export async function createEvent(ctx: RequestContext<EventWriteParams>): Promise<HttpResult> {
+  const once = onceRef(ctx.caller);
+  try {
+    return await createOnce(ctx, once);
+  } catch (e) {
+    if (!(e instanceof CreatedBefore) || once === undefined) throw e;
+    // Only an import's own in-process call creates once (lib/imports/write.ts reads the event this names).
+    throw new ApiError(409, 'created_before', 'This create was made before.', { id: await createdBefore(once) });
+  }
+}
+
+async function createOnce(ctx: RequestContext<EventWriteParams>, once: string | undefined): Promise<HttpResult> {
   const ids = new IdPool();
   return retryConflicts(async (attempt, contended) => {
     ids.restart();
@@ -58,6 +71,7 @@ export async function createEvent(ctx: RequestContext<EventWriteParams>): Promis
     const { item, slugBase, links } = await applyEventWrite(ctx, null, plan);
     const stored = withSlug('event', item, await plan.reads.freeSlug('event', slugBase!, item.id, contended));
     const extras = [...eventsMetaUpdate(stored.startUtc, stored.endUtc), ...await links.transactItems(null, stored)];
+    if (once !== undefined) extras.push(onceItem(once, stored.id));
     const h = isSeries(stored) ? hold(stored.id) : null;
     const record = h ? holding(stored, h) : stored;
     if (h) extras.push(h.item);

@@ -1,8 +1,8 @@
 /**
  * The API's own operations, run in this process as an import's owner (contract §20: "Imported events are ordinary events"):
- * each call goes through the same pipeline as an HTTP request — validation, permissions, the operation, idempotency keys —
- * with the owner given as the caller of the event object itself (lib/http/middleware/authentication.ts `InProcessCaller`).
- * The handlers built here are reachable only through `ownerApi`: no function hands them an HTTP request, and an event
+ * each call goes through the same pipeline as an HTTP request — validation, permissions, the operation — with the owner
+ * given as the caller of the event object itself (lib/http/middleware/authentication.ts `InProcessCaller`); a create may
+ * be made once for a reference (`once`, lib/store/create-once.ts), which no HTTP request can ask for. The handlers built here are reachable only through `ownerApi`: no function hands them an HTTP request, and an event
  * this module did not build has no caller, so it fails.
  */
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,7 @@ import { routeForPath } from '../routes/match.js';
 import { categoryRoutes, tagRoutes } from '../routes/terms.js';
 import type { Group } from '../routes/types.js';
 import { createTermOp } from '../terms/operations.js';
+import { creatingOnce } from '../store/create-once.js';
 
 export interface ApiAnswer {
   status: number;
@@ -33,10 +34,7 @@ export interface ApiAnswer {
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResult>;
 
-/**
- * Each call's time limit, as the events function has in AWS: an Idempotency-Key a call holds lapses after it (contract §17),
- * so a run taken over after its worker died mid-create waits at most this long to repeat that create.
- */
+/** Each call's time limit, as the events function has in AWS. */
 const CALL_MS = 25_000;
 
 /** The caller of each event this module built, and only of those. */
@@ -83,8 +81,11 @@ function handlerOf(group: Group): Handler {
 export interface CallOptions {
   query?: Record<string, string>;
   body?: unknown;
-  /** An Idempotency-Key (contract §17): a create sent again with it returns its first answer. */
-  idempotencyKey?: string;
+  /**
+   * A create that happens once for this ref (lib/store/create-once.ts): sent again, it answers 409 `created_before` with
+   * the `id` of the event the first send made.
+   */
+  once?: string;
 }
 
 export interface OwnerApi {
@@ -100,13 +101,12 @@ export function ownerApi(owner: Caller, language: Language, deadline: number): O
   const host = site?.host || 'localhost';
   const secret = process.env[ORIGIN_SECRET_VARIABLE];
   return {
-    async call(method, rel, { query = {}, body, idempotencyKey } = {}) {
+    async call(method, rel, { query = {}, body, once } = {}) {
       const route = routeForPath(rel);
       if (!route) throw new Error(`no API route for ${rel}`);
       const rawPath = `${apiRoot(null)}${rel}`;
       const headers: Record<string, string> = { host, 'x-forwarded-proto': site?.protocol === 'http:' ? 'http' : 'https' };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
       if (secret) headers[EDGE_HEADERS.secret] = secret;
       const requestId = randomUUID();
       const event: APIGatewayProxyEventV2 = {
@@ -118,7 +118,7 @@ export function ownerApi(owner: Caller, language: Language, deadline: number): O
           http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'calendar-import' },
         },
       };
-      callers.set(event, owner);
+      callers.set(event, once === undefined ? owner : creatingOnce(owner, once));
       const result = await handlerOf(route.group)(event, context(requestId, Math.min(deadline, Date.now() + CALL_MS)));
       let parsed: Record<string, unknown> = {};
       try {

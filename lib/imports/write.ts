@@ -12,8 +12,8 @@
  *   (invalid fields, a record it links to gone) is that entry's `{ok: false, message}` and never stops the others; only
  *   an error of the store or of the run's time (a 503, the deadline) throws, and then the run stops and is resumed.
  * - `create` writes a new event (a series when `fields.recurrence` holds lines) and then its `occurrences` edits. It is
- *   idempotent by `ref`: writing a create again with the same `ref` and fields — after a crash, by the run that takes
- *   over — answers the event the first write made, never a second event.
+ *   made once for `ref` (lib/store/create-once.ts): writing a create again with the same `ref` and fields — after a
+ *   crash, by the run that takes over — answers the event the first write made, never a second event.
  * - `update` changes only the `fields` given (an empty object: none) of `event`, then its `occurrences` edits; `missing`
  *   when the event no longer exists. `trash` moves `event` to the trash; an event already trashed or gone is written.
  * - `occurrences` edit a series' occurrences by original start: an edit whose occurrence is not materialised (beyond the
@@ -131,14 +131,18 @@ async function writeOne(api: OwnerApi, w: EventWrite): Promise<Written> {
   return { key: w.key, ok: true, event, shown: shownOf(answer.body), occurrences, warnings };
 }
 
-/** POST /events with the create's ref as its Idempotency-Key: a repeat answers the first create's event (contract §17). */
+/**
+ * POST /events made once for the create's ref (lib/store/create-once.ts): sent again — by the run that took over from a
+ * worker that died after sending it — it answers the event the first send made, read now as the owner sees it.
+ */
 async function createWithRef(api: OwnerApi, ref: string, fields: EventFields): Promise<ApiAnswer> {
-  for (let attempt = 0; ; attempt++) {
-    const answer = await api.call('POST', '/events', { body: fields, idempotencyKey: ref });
-    // The first request with this key is still running (a worker that died mid-write holds it until its time limit, 25 s).
-    if (answer.status !== 409 || answer.body.code !== 'rest_idempotency_in_progress' || attempt >= 40) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
+  const answer = await api.call('POST', '/events', { body: fields, once: ref });
+  if (answer.status !== 409 || answer.body.code !== 'created_before') return answer;
+  const data = answer.body.data;
+  const id = typeof data === 'object' && data !== null && 'id' in data ? Number(data.id) : NaN;
+  if (!Number.isInteger(id)) return answer;
+  const made = await api.call('GET', `/events/${id}`, { query: { context: 'edit' } });
+  return made.status === 200 ? { status: 201, body: made.body } : made;
 }
 
 async function editOccurrences(api: OwnerApi, series: number, edits: OccurrenceEdit[]): Promise<{ occurrences: Record<string, number>; warnings: string[] }> {

@@ -23,6 +23,9 @@ export class GuardTaken extends LinkConflict {}
 /** An item the write changes would pass DynamoDB's item size limit (planned again, the write may choose otherwise). */
 export class ItemTooLarge extends LinkConflict {}
 
+/** A create that happens once (lib/store/create-once.ts) was made before: its once-item names the record it made. */
+export class CreatedBefore extends Error {}
+
 /** The write would need more than the 100 actions one transaction can hold. */
 export class TooManyChanges extends Error {}
 

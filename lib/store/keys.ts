@@ -13,6 +13,8 @@ export const slugKey = (kind: PostKind | Taxonomy, slug: string) => ({ PK: `SLUG
 export const userKey = (sub: string) => ({
   PK: Buffer.byteLength(sub) <= 512 ? `USER#${sub}` : `USERH#${createHash('sha256').update(sub).digest('hex')}`, SK: 'USER',
 });
+/** The once-item of a create sent with `ref` (lib/store/create-once.ts). */
+export const onceKey = (ref: string) => ({ PK: `ONCE#${ref}`, SK: 'ONCE' });
 export const userIdKey = (id: number) => ({ PK: `USERID#${id}`, SK: 'USERID' });
 export const eventsMetaKey = () => ({ PK: 'META', SK: 'EVENTS' });
 

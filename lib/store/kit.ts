@@ -11,7 +11,7 @@ import type { PostStatus } from '../model/status.js';
 import { db, table } from './client.js';
 import { changeLogActions, changeLogItems, changesIn, noted, SETTLE_MS, takeNumbers, voidNumbers, type RecordChange } from './changes.js';
 import { foldCounters } from './counters.js';
-import { GuardTaken, ItemTooLarge, LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
+import { CreatedBefore, GuardTaken, ItemTooLarge, LinkConflict, RecordTooLarge, StoreUnavailable, TooManyChanges, VersionConflict } from './errors.js';
 import { postKey, slugIndexKey, slugKey, termKey, type PostKind, type Taxonomy } from './keys.js';
 import { backoff } from './retry.js';
 import { markCommitted, timeLeft } from './scope.js';
@@ -58,6 +58,18 @@ export function guardPut(key: Key, id: number): TransactItem {
   const put: TransactItem = { Put: { TableName: table(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
     ExpressionAttributeValues: { ':id': id } } };
   GUARD_PUTS.add(put);
+  return put;
+}
+
+/** The once-Puts of this process's transactions (lib/store/create-once.ts): a refused one reads as CREATED_BEFORE. */
+const ONCE_PUTS = new WeakSet<TransactItem>();
+const CREATED_BEFORE = 'CreatedBefore';
+
+/** Put of an item that only one record's create may hold (`id`), until `expires` (epoch seconds, the table's TTL). */
+export function oncePut(key: Key, id: number, expires: number): TransactItem {
+  const put: TransactItem = { Put: { TableName: table(), Item: { ...key, id, expires }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+    ExpressionAttributeValues: { ':id': id } } };
+  ONCE_PUTS.add(put);
   return put;
 }
 
@@ -165,10 +177,11 @@ function reasonsOf(e: unknown): Reason[] {
   return (e as { CancellationReasons?: Reason[] }).CancellationReasons ?? [];
 }
 
-/** The codes of a refused transaction's `items`, a guard Put's failed condition as GUARD_TAKEN. */
+/** The codes of a refused transaction's `items`, a guard Put's failed condition as GUARD_TAKEN, a once-Put's as CREATED_BEFORE. */
 const codes = (items: TransactItem[], reasons: Reason[]): string[] => reasons.map((r, i) => {
   const code = r.Code ?? 'None';
-  return code === 'ConditionalCheckFailed' && GUARD_PUTS.has(items[i]!) ? GUARD_TAKEN : code;
+  if (code !== 'ConditionalCheckFailed') return code;
+  return GUARD_PUTS.has(items[i]!) ? GUARD_TAKEN : ONCE_PUTS.has(items[i]!) ? CREATED_BEFORE : code;
 });
 
 // ------------------------------------------------------------------------------------------------ optional items
@@ -327,7 +340,8 @@ async function sendOnce(items: TransactItem[], sendBy = Infinity): Promise<Reaso
 }
 
 /**
- * Commits a write. When its first item is the record's own (create, rewrite, delete), a failure of that item is a
+ * Commits a write. A once-item held by another record is a CreatedBefore (the create was made before). When its first
+ * item is the record's own (create, rewrite, delete), a failure of that item is a
  * VersionConflict (the record changed since it was read); a slug or name taken meanwhile is a GuardTaken; any other
  * failure — a linked record changed or gone, a transaction in the way — is a LinkConflict: the caller plans again
  * (retry.ts), spreading its slug choices only after a GuardTaken.
@@ -336,6 +350,7 @@ export async function commit(items: TransactItem[], opts: { ownFirst?: boolean }
   if (items.length === 0) return;
   const reasons = await transact(items);
   if (!reasons) return;
+  if (reasons.includes(CREATED_BEFORE)) throw new CreatedBefore();
   if (opts.ownFirst && reasons[0] === 'ConditionalCheckFailed') throw new VersionConflict();
   if (reasons.includes(GUARD_TAKEN)) throw new GuardTaken();
   if (reasons.includes('ValidationError')) throw new ItemTooLarge();

@@ -3,8 +3,8 @@
  * - A target instance is killed (SIGKILL) in the middle of a run; another started on its table takes the run over once its
  *   lease lapses, and the import ends with each source event brought in exactly once, counted as created.
  * - The narrowest window, a worker dying after it sent a create and before it recorded the event: the identity item says
- *   what was sent (its idempotency reference and fields), the run taken over sends it again, and the API's idempotency
- *   answers the event the first send made.
+ *   what was sent (its reference and fields), the run taken over sends it again, and the once-item the first send's
+ *   transaction put (lib/store/create-once.ts) answers the event that send made.
  * - The lease on the store itself: of many workers taking one run at once exactly one gets it; a lapsed lease is taken
  *   over, and the worker that lost it can no longer save.
  */
@@ -112,9 +112,11 @@ describe('a run whose worker dies', () => {
     const ref = `crash-${randomUUID()}`;
     const fields = { title: 'Second', start_date: '2033-02-10 10:00:00', end_date: '2033-02-10 11:00:00', timezone: 'UTC', all_day: false, status: 'publish' };
     const sent = await fetch(`${target.server.url}/events?translation_language=en`, { method: 'POST', body: JSON.stringify(fields),
-      headers: { authorization: target.editor, 'content-type': 'application/json', 'idempotency-key': ref } });
+      headers: { authorization: target.editor, 'content-type': 'application/json' } });
     expect(sent.status).toBe(201);
     const made = (await sent.json()) as { id: number };
+    // The once-item the send's transaction put with the event (no HTTP request can ask for one: lib/store/create-once.ts).
+    await db.send(new PutCommand({ TableName: TABLE, Item: { PK: `ONCE#${ref}`, SK: 'ONCE', id: made.id, expires: Math.floor(Date.now() / 1000) + 3600 } }));
     await db.send(new PutCommand({ TableName: TABLE, Item: { PK: `IMPORT#${id}`, SK: `K#${theirs.key}`, key: theirs.key, w: 1, hash: theirs.hash,
       startUtc: theirs.startUtc, endUtc: theirs.endUtc, rn: Number(run.n) + 1, act: 'c', pend: { ref, z: gzipSync(JSON.stringify(fields)) } } }));
 
