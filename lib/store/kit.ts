@@ -48,30 +48,23 @@ const attributes = (record: object): Map<string, unknown> => new Map(Object.entr
 
 // ------------------------------------------------------------------------------------------------ guards
 
-/** The guard Puts of this process's transactions, so that a refused one reads as GUARD_TAKEN (see `commit`). */
-const GUARD_PUTS = new WeakSet<TransactItem>();
-/** The code a refused transaction gives a guard Put whose condition failed: another record holds the guard. */
+/**
+ * What a refused transaction reports for one of this process's items whose condition failed, where that says more than
+ * ConditionalCheckFailed (see `commit`): GUARD_TAKEN for a guard Put, CREATED_BEFORE for a once-Put (create-once.ts).
+ */
+const FAILURE_CODES = new WeakMap<TransactItem, string>();
 const GUARD_TAKEN = 'GuardTaken';
+export const CREATED_BEFORE = 'CreatedBefore';
+
+/** `item`, reported as `code` when its condition fails. */
+export function failingAs(item: TransactItem, code: string): TransactItem {
+  FAILURE_CODES.set(item, code);
+  return item;
+}
 
 /** Put of a guard item (a slug, a term name) held by `id`; fails when another record holds it. */
-export function guardPut(key: Key, id: number): TransactItem {
-  const put: TransactItem = { Put: { TableName: table(), Item: { ...key, id }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
-    ExpressionAttributeValues: { ':id': id } } };
-  GUARD_PUTS.add(put);
-  return put;
-}
-
-/** The once-Puts of this process's transactions (lib/store/create-once.ts): a refused one reads as CREATED_BEFORE. */
-const ONCE_PUTS = new WeakSet<TransactItem>();
-const CREATED_BEFORE = 'CreatedBefore';
-
-/** Put of an item that only one record's create may hold (`id`), until `expires` (epoch seconds, the table's TTL). */
-export function oncePut(key: Key, id: number, expires: number): TransactItem {
-  const put: TransactItem = { Put: { TableName: table(), Item: { ...key, id, expires }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
-    ExpressionAttributeValues: { ':id': id } } };
-  ONCE_PUTS.add(put);
-  return put;
-}
+export const guardPut = (key: Key, id: number): TransactItem => failingAs({ Put: { TableName: table(), Item: { ...key, id },
+  ConditionExpression: 'attribute_not_exists(PK) OR id = :id', ExpressionAttributeValues: { ':id': id } } }, GUARD_TAKEN);
 
 /** Delete of a guard item held by `id` (never releases someone else's). */
 export const guardDelete = (key: Key, id: number): TransactItem => ({
@@ -177,11 +170,10 @@ function reasonsOf(e: unknown): Reason[] {
   return (e as { CancellationReasons?: Reason[] }).CancellationReasons ?? [];
 }
 
-/** The codes of a refused transaction's `items`, a guard Put's failed condition as GUARD_TAKEN, a once-Put's as CREATED_BEFORE. */
+/** The codes of a refused transaction's `items`, a failed condition as its item's failure code. */
 const codes = (items: TransactItem[], reasons: Reason[]): string[] => reasons.map((r, i) => {
   const code = r.Code ?? 'None';
-  if (code !== 'ConditionalCheckFailed') return code;
-  return GUARD_PUTS.has(items[i]!) ? GUARD_TAKEN : ONCE_PUTS.has(items[i]!) ? CREATED_BEFORE : code;
+  return code === 'ConditionalCheckFailed' ? FAILURE_CODES.get(items[i]!) ?? code : code;
 });
 
 // ------------------------------------------------------------------------------------------------ optional items
