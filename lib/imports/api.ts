@@ -2,7 +2,8 @@
  * The API's own operations, run in this process as an import's owner (contract §20: "Imported events are ordinary events"):
  * each call goes through the same pipeline as an HTTP request — validation, permissions, the operation — with the owner
  * given as the caller of the event object itself (lib/http/middleware/authentication.ts `InProcessCaller`); a create may
- * be made once for a reference (`once`, lib/store/create-once.ts), which no HTTP request can ask for. The handlers built here are reachable only through `ownerApi`: no function hands them an HTTP request, and an event
+ * be made once for a reference (`once`, lib/store/create-once.ts), which no HTTP request can ask for. The handlers built
+ * here are reachable only through `ownerApi`: no function hands them an HTTP request, and an event
  * this module did not build has no caller, so it fails.
  */
 import { randomUUID } from 'node:crypto';

@@ -5,9 +5,8 @@
  * record. Unlike an Idempotency-Key (lib/store/idempotency.ts), nothing is held while the first send runs, so no held
  * key can lapse and let a second send through after the first one committed — and it costs one item, not two requests.
  */
-import { table } from './client.js';
 import { onceKey } from './keys.js';
-import { CREATED_BEFORE, failingAs } from './kit.js';
+import { CREATED_BEFORE, heldPut } from './kit.js';
 import { getItem } from './records.js';
 import type { TransactItem } from './types.js';
 
@@ -30,9 +29,8 @@ export const onceRef = (caller: object | null): string | undefined => (caller ? 
  * The item a create's transaction puts for `ref`, naming the record `id` it makes (kept until `expires`, the table's
  * TTL); refused as CreatedBefore when another record's create put it (the same record's retried transaction may again).
  */
-export const onceItem = (ref: string, id: number): TransactItem => failingAs({ Put: { TableName: table(),
-  Item: { ...onceKey(ref), id, expires: Math.floor(Date.now() / 1000) + ONCE_SECONDS }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
-  ExpressionAttributeValues: { ':id': id } } }, CREATED_BEFORE);
+export const onceItem = (ref: string, id: number): TransactItem =>
+  heldPut(onceKey(ref), id, CREATED_BEFORE, { expires: Math.floor(Date.now() / 1000) + ONCE_SECONDS });
 
 /** The record the create of `ref` made (read strongly consistent), or null. */
 export async function createdBefore(ref: string): Promise<number | null> {

@@ -57,14 +57,18 @@ const GUARD_TAKEN = 'GuardTaken';
 export const CREATED_BEFORE = 'CreatedBefore';
 
 /** `item`, reported as `code` when its condition fails. */
-export function failingAs(item: TransactItem, code: string): TransactItem {
+function failingAs(item: TransactItem, code: string): TransactItem {
   FAILURE_CODES.set(item, code);
   return item;
 }
 
+/** Put of an item held by `id` (with `more` attributes); fails, reported as `code`, when another record holds it. */
+export const heldPut = (key: Key, id: number, code: string, more: Record<string, unknown> = {}): TransactItem => failingAs({ Put: {
+  TableName: table(), Item: { ...key, id, ...more }, ConditionExpression: 'attribute_not_exists(PK) OR id = :id',
+  ExpressionAttributeValues: { ':id': id } } }, code);
+
 /** Put of a guard item (a slug, a term name) held by `id`; fails when another record holds it. */
-export const guardPut = (key: Key, id: number): TransactItem => failingAs({ Put: { TableName: table(), Item: { ...key, id },
-  ConditionExpression: 'attribute_not_exists(PK) OR id = :id', ExpressionAttributeValues: { ':id': id } } }, GUARD_TAKEN);
+export const guardPut = (key: Key, id: number): TransactItem => heldPut(key, id, GUARD_TAKEN);
 
 /** Delete of a guard item held by `id` (never releases someone else's). */
 export const guardDelete = (key: Key, id: number): TransactItem => ({
