@@ -8,7 +8,7 @@ import { deleteIdentities, finishRemoval, identityPage, releaseLease, renewLease
 import type { Key } from '../store/types.js';
 import { sendToWorker } from './queue.js';
 import type { RunItem } from './record.js';
-import { writeSourceEvents, type EventWrite } from './write.js';
+import { indexed, writeSourceEvents, type EventWrite } from './write.js';
 import { leaseMs, STOP_BEFORE_MS, type RunOutcome } from './lease.js';
 
 const PAGE = 50;
@@ -27,7 +27,8 @@ export async function removeDeletedImport(id: number, token: string, deleting: N
       const trash = page.filter((i) => typeof i.event === 'number' && i.removed !== true)
         .map((i): EventWrite => ({ op: 'trash', key: String(i.key), event: Number(i.event) }));
       // Failures (an event someone else deleted meanwhile answers as written) leave nothing to retry: the import is gone.
-      if (trash.length) await writeSourceEvents({ importId: id, owner, language: deleting.language, deadline }, trash);
+      const writer = { importId: id, owner, language: deleting.language, deadline };
+      if (trash.length) await writeSourceEvents(writer, trash).finally(() => indexed(writer));
     }
     if (!await deleteIdentities(id, token, page.map((i): Key => ({ PK: String(i.PK), SK: String(i.SK) })))) return 'busy';
     if (!await renewLease(id, token, Date.now(), leaseMs())) return 'busy';

@@ -28,7 +28,7 @@ import type { SourceEvent, SourceRead } from './source.js';
 import { readTecSource, type SourceFetcher } from './tec.js';
 import { ownerApi } from './api.js';
 import { leaseMs, STOP_BEFORE_MS, type RunOutcome } from './lease.js';
-import { readShown, SHOWN_FIELDS, writeSourceEvents, type EventFields, type EventWrite, type OccurrenceEdit, type Writer, type Written } from './write.js';
+import { indexed, readShown, SHOWN_FIELDS, writeSourceEvents, type EventFields, type EventWrite, type OccurrenceEdit, type Writer, type Written } from './write.js';
 
 /** At most this many source events per run (contract §20). */
 export const MAX_EVENTS = 10_000;
@@ -75,7 +75,7 @@ class Run {
 
   async go(): Promise<RunOutcome> {
     try {
-      return await this.steps();
+      return await this.steps().finally(() => indexed(this.writer));
     } catch (e) {
       if (e instanceof LostLease || e instanceof IdentityTaken) {
         // Another worker has the import, or it was deleted: in that case its removal may start at once.
@@ -117,6 +117,7 @@ class Run {
     }
     // An event the source still has but could not be read this time is not taken as gone.
     const unreadableKeys = new Set(read.errors.flatMap((e) => (e.uid ? [`uid:${e.uid}`, `tec:${e.uid}`] : [])));
+    await indexed(this.writer);
     await this.removeGone(events, read.truncated === true, unreadableKeys);
     return this.finish('done', read.truncated ? `the source has more than ${MAX_EVENTS} events: the first ${MAX_EVENTS} in start order were imported`
       : '', { ...validators, total: this.counts.total });
@@ -221,14 +222,15 @@ class Run {
       planned.push({ se, prev, sent, write: { op: 'create', key: se.key, ref: `import-${this.imp.id}-${this.run.n}-${valueHash(se.key)}`, fields, occurrences } });
     }
     // Creates are recorded before they are sent, with what they send, so a run taken over repeats them exactly.
-    for (const p of planned) {
-      if (p.write.op !== 'create') continue;
+    await Promise.all(planned.map(async (p) => {
+      if (p.write.op !== 'create') return;
       p.prev = await saveIdentity(this.imp.id, p.prev ?? null, { key: p.se.key, startUtc: p.se.startUtc, endUtc: p.se.endUtc, rn: this.run.n, act: 'c',
         hash: p.se.hash, pend: { ref: p.write.ref, fields: p.write.fields } });
       this.identities.set(p.se.key, p.prev);
-    }
+    }));
     const written = await writeSourceEvents(this.writer, planned.map((p) => p.write));
-    for (const [i, p] of planned.entries()) await this.settle(p.se, p.prev, p.write, written[i]!, p.sent);
+    const settled = await Promise.all(planned.map((p, i) => this.settle(p.se, p.prev, p.write, written[i]!, p.sent)));
+    for (const record of settled) record();
   }
 
   /** The fields an update sends: everything (but an unchanged rule), or under `preserve` what changed at the source and not through the API. */
@@ -263,23 +265,20 @@ class Run {
     return { fields: eventFields(se, this.imp, links), occurrences };
   }
 
-  /** Records what a write did in the source event's identity item and counts it. */
-  private async settle(se: SourceEvent, prev: Identity | undefined, write: EventWrite, result: Written, sent: Record<string, string>): Promise<void> {
+  /**
+   * Records what a write did in the source event's identity item; answers how to count it (called in the batch's order,
+   * once every identity of the batch is saved, so the errors keep the source's order).
+   */
+  private async settle(se: SourceEvent, prev: Identity | undefined, write: EventWrite, result: Written, sent: Record<string, string>): Promise<() => void> {
     if (!result.ok) {
-      if (result.missing && write.op === 'update' && this.imp.authority !== 'retain') {
-        // Deleted for good through the API: the source still lists it, so it comes back.
+      // Deleted for good through the API (the source still lists it, so it comes back), or nothing was created (the next
+      // run tries again with what the source says then).
+      if (write.op === 'create' || (result.missing && write.op === 'update' && this.imp.authority !== 'retain')) {
         this.identities.set(se.key, await saveIdentity(this.imp.id, prev ?? null, { key: se.key, startUtc: se.startUtc, endUtc: se.endUtc,
           rn: this.run.n, act: 'c' }));
       }
-      if (write.op === 'create') {
-        // Nothing was created: the next run tries again with what the source says then.
-        this.identities.set(se.key, await saveIdentity(this.imp.id, prev ?? null, { key: se.key, startUtc: se.startUtc, endUtc: se.endUtc,
-          rn: this.run.n, act: 'c' }));
-      }
-      this.fail(se.key, new Error(result.message));
-      return;
+      return () => this.fail(se.key, new Error(result.message));
     }
-    for (const warning of result.warnings) this.error(uidOf(se.key), warning);
     const act = write.op === 'create' ? 'c' : write.op === 'trash' ? 'r' : 'u';
     const shown = result.shown;
     const fh = shown ? { ...prev?.fh, ...Object.fromEntries(SHOWN_FIELDS.filter((k) => write.op === 'create' || (write.op === 'update' && k in write.fields))
@@ -290,7 +289,10 @@ class Run {
       ...(Object.keys(result.occurrences).length || prev?.occ ? { occ: { ...prev?.occ, ...result.occurrences } } : {}),
     };
     this.identities.set(se.key, await saveIdentity(this.imp.id, prev ?? null, next));
-    this.count(act === 'c' ? 'created' : act === 'r' ? 'removed' : 'updated');
+    return () => {
+      for (const warning of result.warnings) this.error(uidOf(se.key), warning);
+      this.count(act === 'c' ? 'created' : act === 'r' ? 'removed' : 'updated');
+    };
   }
 
   /** One source event failed (what it names could not be found or made, the write was refused): the run goes on. */
@@ -361,6 +363,7 @@ class Run {
 
   private async finish(state: 'done' | 'failed', message: string, validators?: { etag: string | null; lastModified: string | null; total: number }):
     Promise<RunOutcome> {
+    await indexed(this.writer); // a run is done once what it wrote is found by search without reading records
     const ok = await finishRun(this.imp.id, this.token, { state, finishedUtc: wall(Date.now()), counts: this.counts, errors: this.errors, message,
       ...(validators ? { validators } : {}) });
     if (!ok) return 'busy';

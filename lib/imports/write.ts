@@ -8,9 +8,10 @@
  * even if the worker dies (a later write or the sweeper finishes them; searches stay exact meanwhile).
  *
  * The contract:
- * - `writeSourceEvents(writer, batch)` answers one `Written` per entry of `batch`, in order. A failure of one entry
- *   (invalid fields, a record it links to gone) is that entry's `{ok: false, message}` and never stops the others; only
- *   an error of the store or of the run's time (a 503, the deadline) throws, and then the run stops and is resumed.
+ * - `writeSourceEvents(writer, batch)` answers one `Written` per entry of `batch`, in order, once its events are written
+ *   (their search index changes are applied while the caller goes on: `indexed(writer)` waits for them). A failure of one
+ *   entry (invalid fields, a record it links to gone) is that entry's `{ok: false, message}` and never stops the others;
+ *   only an error of the store or of the run's time (a 503, the deadline) throws, and then the run stops and is resumed.
  * - `create` writes a new event (a series when `fields.recurrence` holds lines) and then its `occurrences` edits. It is
  *   made once for `ref` (lib/store/create-once.ts): writing a create again with the same `ref` and fields — after a
  *   crash, by the run that takes over — answers the event the first write made, never a second event.
@@ -86,11 +87,27 @@ export async function writeSourceEvents(writer: Writer, batch: EventWrite[]): Pr
   try {
     await inGroup(gid, () => Promise.all(Array.from({ length: Math.min(PARALLEL, batch.length) }, lane)));
   } finally {
-    // Sealed and applied whether or not every write landed (a failed one left no marker); if this fails, the group's
-    // markers stand and a later write of one of its events, or the sweeper, finishes it.
-    await finishGroup(gid, indexState).catch((e: Error) => logger.warn('an import batch\'s search index changes were left to the sweeper', { error: e }));
+    // Sealed and applied whether or not every write landed (a failed one left no marker), after the writer's batch before
+    // (two groups applied at once would conflict on the postings they share); if this fails, the group's markers stand
+    // and a later write of one of its events, or the sweeper, finishes it.
+    const before = INDEXING.get(writer);
+    INDEXING.set(writer, (async () => {
+      await before;
+      await finishGroup(gid, indexState).catch((e: Error) => logger.warn('an import batch\'s search index changes were left to the sweeper', { error: e }));
+    })());
   }
   return out;
+}
+
+/** Each writer's batch whose search index changes are being applied: the next batch is written meanwhile. */
+const INDEXING = new WeakMap<Writer, Promise<void>>();
+
+/**
+ * Waits until the index changes of every batch `writer` wrote are applied (or left to the sweeper). A run calls it before
+ * it ends and before it writes events that an earlier batch may have written.
+ */
+export async function indexed(writer: Writer): Promise<void> {
+  await INDEXING.get(writer);
 }
 
 /** The events' fields as the API shows them now to the owner (null: the event no longer exists). */

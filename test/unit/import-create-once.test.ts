@@ -10,7 +10,7 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import type { Caller } from '../../lib/auth/caller.js';
 import { resetConfig } from '../../lib/config.js';
 import { ownerApi } from '../../lib/imports/api.js';
-import { type EventWrite, writeSourceEvents, type Writer } from '../../lib/imports/write.js';
+import { type EventWrite, indexed, writeSourceEvents as writeEvents, type Writer } from '../../lib/imports/write.js';
 import { ensureTable } from '../../lib/local/dynamodb-local.js';
 import { setClient } from '../../lib/store/client.js';
 import { StoreUnavailable } from '../../lib/store/errors.js';
@@ -39,6 +39,8 @@ describe('an import create made once for its reference (real DynamoDB)', () => {
   const saved = { ...process.env };
   const owner: Caller = { sub: 'create-once-editor', role: 'editor', username: 'create-once-editor' };
   const writer = (): Writer => ({ importId: 1, owner, language: 'en', deadline: Date.now() + 60_000 });
+  /** One batch of a writer of its own, answered once its search index changes are applied too. */
+  const writeSourceEvents = (w: Writer, batch: EventWrite[]) => writeEvents(w, batch).finally(() => indexed(w));
   const create = (ref: string, title: string): EventWrite => ({ op: 'create', key: `uid:${ref}`, ref, occurrences: [],
     fields: { title, start_date: '2034-03-10 10:00:00', end_date: '2034-03-10 11:00:00', timezone: 'UTC', status: 'publish' } });
   /** The ids of the events titled `title`, as the API lists them to the owner. */
