@@ -4,9 +4,9 @@
  *
  * The jar is run directly rather than through the package's `spawn()`, which cannot pass these options:
  * -disableTelemetry (no calls home), -cors limited to an origin that cannot exist (DynamoDB Local allows any web page
- * by default), and JVM flags for a fast start (C1 only, serial GC: ~2.5 s instead of ~7 s to first answer on a busy
- * two-core machine, and faster for short runs). Its main class listens on every interface and has no option for the
- * address, so it starts through LoopbackDynamoDbLocal.java, which binds it to 127.0.0.1.
+ * by default), and JVM flags (the parallel collector, both compilers: see `args` below). Its main class listens on
+ * every interface and has no option for the address, so it starts through LoopbackDynamoDbLocal.java, which binds it
+ * to 127.0.0.1.
  *
  * The java child never outlives this process: `stop()` terminates it and awaits its exit, a process 'exit' hook
  * kills it on any other way out, and (POSIX) a tiny watchdog shell kills it when this process dies without running
