@@ -117,7 +117,6 @@ class Run {
     }
     // An event the source still has but could not be read this time is not taken as gone.
     const unreadableKeys = new Set(read.errors.flatMap((e) => (e.uid ? [`uid:${e.uid}`, `tec:${e.uid}`] : [])));
-    await indexed(this.writer);
     await this.removeGone(events, read.truncated === true, unreadableKeys);
     return this.finish('done', read.truncated ? `the source has more than ${MAX_EVENTS} events: the first ${MAX_EVENTS} in start order were imported`
       : '', { ...validators, total: this.counts.total });

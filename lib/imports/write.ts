@@ -102,10 +102,7 @@ export async function writeSourceEvents(writer: Writer, batch: EventWrite[]): Pr
 /** Each writer's batch whose search index changes are being applied: the next batch is written meanwhile. */
 const INDEXING = new WeakMap<Writer, Promise<void>>();
 
-/**
- * Waits until the index changes of every batch `writer` wrote are applied (or left to the sweeper). A run calls it before
- * it ends and before it writes events that an earlier batch may have written.
- */
+/** Waits until the index changes of every batch `writer` wrote are applied (or left to the sweeper): before a run ends. */
 export async function indexed(writer: Writer): Promise<void> {
   await INDEXING.get(writer);
 }
