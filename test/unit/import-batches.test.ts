@@ -4,40 +4,32 @@
  * handlers on the harness's DynamoDB, with the first batch's index transaction held back until the second batch is written.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../lib/auth/caller.js';
-import { resetConfig } from '../../lib/config.js';
 import { ownerApi } from '../../lib/imports/api.js';
 import { type EventWrite, indexed, writeSourceEvents, type Writer } from '../../lib/imports/write.js';
-import { ensureTable } from '../../lib/local/dynamodb-local.js';
-import { setClient } from '../../lib/store/client.js';
-import { restoreAndDropTable } from '../support/own-table.js';
-
-const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
-if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
+import { useOwnTable } from '../support/own-table.js';
 
 describe('an import\'s batches, their search index applied while the next is written (real DynamoDB)', () => {
-  const table = `import-batches-${randomUUID().slice(0, 8)}`;
-  const raw = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const real = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
   /** The events whose postings each index transaction wrote, in the order they were sent. */
   const indexWrites: number[][] = [];
   /** While set, index transactions wait for it. */
   let gate: Promise<void> | null = null;
-  const client = Object.create(real) as DynamoDBDocumentClient;
-  client.send = (async (command: Parameters<typeof real.send>[0]) => {
-    if (command instanceof TransactWriteCommand) {
-      const events = (command.input.TransactItems ?? []).flatMap((t) => (String(t.Update?.Key?.PK ?? '').startsWith('W1#')
-        ? Object.values(t.Update?.ExpressionAttributeNames ?? {}).flatMap((n) => (/^e\d+$/.test(n) ? [Number(n.slice(1))] : [])) : []));
-      if (events.length) {
-        indexWrites.push([...new Set(events)]);
-        await gate;
+  const { table, real } = useOwnTable('import-batches', (doc) => {
+    const client = Object.create(doc) as DynamoDBDocumentClient;
+    client.send = (async (command: Parameters<typeof doc.send>[0]) => {
+      if (command instanceof TransactWriteCommand) {
+        const events = (command.input.TransactItems ?? []).flatMap((t) => (String(t.Update?.Key?.PK ?? '').startsWith('W1#')
+          ? Object.values(t.Update?.ExpressionAttributeNames ?? {}).flatMap((n) => (/^e\d+$/.test(n) ? [Number(n.slice(1))] : [])) : []));
+        if (events.length) {
+          indexWrites.push([...new Set(events)]);
+          await gate;
+        }
       }
-    }
-    return real.send(command as never);
-  }) as typeof real.send;
-  const saved = { ...process.env };
+      return doc.send(command as never);
+    }) as typeof doc.send;
+    return client;
+  });
   const owner: Caller = { sub: 'import-batches-editor', role: 'editor', username: 'import-batches-editor' };
   const api = () => ownerApi(owner, 'en', Date.now() + 60_000);
   const batch = (word: string): EventWrite[] => Array.from({ length: 3 }, (_, i) => ({ op: 'create', key: `uid:${word}-${i}`,
@@ -49,14 +41,6 @@ describe('an import\'s batches, their search index applied while the next is wri
     expect(answer.status).toBe(200);
     return { total: answer.body.total, ids: (Array.isArray(answer.body.events) ? answer.body.events : []).map((e) => Number(e.id)).sort((a, b) => a - b) };
   };
-
-  beforeAll(async () => {
-    Object.assign(process.env, { CALENDAR_TABLE_NAME: table, CALENDAR_TIMEZONE: 'UTC', CALENDAR_SITE_URL: '' });
-    resetConfig();
-    await ensureTable(raw, table);
-    setClient(client);
-  }, 60_000);
-  afterAll(() => restoreAndDropTable(raw, table, saved));
 
   it('writes the next batch while the one before is being indexed, indexes them in order, and `indexed` waits for the last', async () => {
     const writer: Writer = { importId: 1, owner, language: 'en', deadline: Date.now() + 60_000 };

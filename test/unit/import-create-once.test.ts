@@ -5,38 +5,30 @@
  * Idempotency-Key held "in progress" let through once the hold lapsed); two sends at once make one event.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Caller } from '../../lib/auth/caller.js';
-import { resetConfig } from '../../lib/config.js';
 import { ownerApi } from '../../lib/imports/api.js';
 import { type EventWrite, indexed, writeSourceEvents as writeEvents, type Writer } from '../../lib/imports/write.js';
-import { ensureTable } from '../../lib/local/dynamodb-local.js';
-import { setClient } from '../../lib/store/client.js';
 import { StoreUnavailable } from '../../lib/store/errors.js';
-import { restoreAndDropTable } from '../support/own-table.js';
-
-const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT;
-if (!endpoint) throw new Error('CALENDAR_TEST_DYNAMODB_ENDPOINT is not set: the global setup did not start DynamoDB Local');
+import { useOwnTable } from '../support/own-table.js';
 
 describe('an import create made once for its reference (real DynamoDB)', () => {
-  const table = `create-once-${randomUUID().slice(0, 8)}`;
-  const raw = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  const real = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
   /** When set, the next transaction putting a once-item lands and its answer is lost. */
   let loseNextOnceAnswer = false;
-  const client = Object.create(real) as DynamoDBDocumentClient;
-  client.send = (async (command: Parameters<typeof real.send>[0]) => {
-    const out = await real.send(command as never);
-    const once = command instanceof TransactWriteCommand
-      && (command.input.TransactItems ?? []).some((t) => String(t.Put?.Item?.PK ?? '').startsWith('ONCE#'));
-    if (once && loseNextOnceAnswer) {
-      loseNextOnceAnswer = false;
-      throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-    }
-    return out;
-  }) as typeof real.send;
-  const saved = { ...process.env };
+  useOwnTable('create-once', (doc) => {
+    const client = Object.create(doc) as DynamoDBDocumentClient;
+    client.send = (async (command: Parameters<typeof doc.send>[0]) => {
+      const out = await doc.send(command as never);
+      const once = command instanceof TransactWriteCommand
+        && (command.input.TransactItems ?? []).some((t) => String(t.Put?.Item?.PK ?? '').startsWith('ONCE#'));
+      if (once && loseNextOnceAnswer) {
+        loseNextOnceAnswer = false;
+        throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+      }
+      return out;
+    }) as typeof doc.send;
+    return client;
+  });
   const owner: Caller = { sub: 'create-once-editor', role: 'editor', username: 'create-once-editor' };
   const writer = (): Writer => ({ importId: 1, owner, language: 'en', deadline: Date.now() + 60_000 });
   /** One batch of a writer of its own, answered once its search index changes are applied too. */
@@ -51,14 +43,6 @@ describe('an import create made once for its reference (real DynamoDB)', () => {
     const events = Array.isArray(answer.body.events) ? answer.body.events : [];
     return events.filter((e) => e.title === title).map((e) => Number(e.id)).sort((a, b) => a - b);
   };
-
-  beforeAll(async () => {
-    Object.assign(process.env, { CALENDAR_TABLE_NAME: table, CALENDAR_TIMEZONE: 'UTC', CALENDAR_SITE_URL: '' });
-    resetConfig();
-    await ensureTable(raw, table);
-    setClient(client);
-  }, 60_000);
-  afterAll(() => restoreAndDropTable(raw, table, saved));
 
   it('sent again, answers the event the first send made', async () => {
     const ref = `import-1-1-${randomUUID()}`;
