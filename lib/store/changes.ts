@@ -30,6 +30,8 @@ export interface RecordChange {
   /** The record before and after; null when it did not exist (or no longer does). */
   before: Audience | null;
   after: Audience | null;
+  /** The record's own `modifiedUtc` after the write, when it has one: the entry's time is the record's. */
+  t?: string;
 }
 
 /** How long after taking its numbers a write can still commit, at most (a margin over SETTLE_MS / 2 and clock skew). */
@@ -86,7 +88,8 @@ export function noted(item: TransactItem, prev: object | null, next: object | nu
   const n = next as RecordLike | null;
   const kind = kindOf((n ?? p)!);
   if (!kind || (p && n && !shownChange(p, n))) return item;
-  NOTES.set(item, [...(NOTES.get(item) ?? []), { kind, id: Number((n ?? p)!.id), before: p && audienceOf(p), after: n && audienceOf(n) }]);
+  NOTES.set(item, [...(NOTES.get(item) ?? []), { kind, id: Number((n ?? p)!.id), before: p && audienceOf(p), after: n && audienceOf(n),
+    ...(typeof n?.modifiedUtc === 'string' ? { t: n.modifiedUtc } : {}) }]);
   return item;
 }
 
@@ -111,7 +114,7 @@ export function changesIn(items: TransactItem[]): RecordChange[] {
     for (const c of NOTES.get(item) ?? []) {
       const key = `${c.kind}#${c.id}`;
       const seen = byRecord.get(key);
-      byRecord.set(key, seen ? { ...seen, after: c.after } : c);
+      byRecord.set(key, seen ? { ...seen, after: c.after, t: c.t } : c);
     }
   }
   return [...byRecord.values()];
@@ -169,7 +172,7 @@ export function changeLogItems(numbers: Numbers, changes: RecordChange[]): Trans
   const expires = expiresAt(numbers.at);
   return changes.map((c, i): TransactItem => {
     const a = c.after === null || c.after.s === 'trash' ? 'd' : c.before === null || c.before.s === 'trash' ? 'c' : 'u';
-    return { Put: { TableName: table(), Item: { ...changeKey(numbers.first + i), kind: c.kind, id: c.id, a, t, at: numbers.at,
+    return { Put: { TableName: table(), Item: { ...changeKey(numbers.first + i), kind: c.kind, id: c.id, a, t: c.t ?? t, at: numbers.at,
       b: c.before, f: c.after, expires } } };
   });
 }
