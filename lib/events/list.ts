@@ -138,10 +138,8 @@ const flip = (b: Bound): Bound => ({ utc: b.utc, inclusive: !b.inclusive });
  * are still running at A come from runningPast, which reads only events that can be (they precede the others).
  */
 async function countedPage(ctx: RequestContext<EventFilterParams>, window: ListWindow, page: number, perPage: number,
-  userId: number | null, geo: GeoRead): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
+  userId: number | null, geo: GeoRead, flight: InFlight): Promise<{ total: number; slice: EventIndexEntry[]; full: null } | null> {
   const p = ctx.params;
-  // Events whose search-index change is still being applied are checked on their records (lib/search/in-flight.ts).
-  const flight = p.search !== undefined ? await readInFlight(indexState) : NONE_IN_FLIGHT;
   const source = countedSource(ctx, flight);
   const minus = p.ticketed === false ? ticketedSource : null;
   // A geo filter alone is counted on the sources of its circle (lib/geo/plan.ts), or on every event with coordinates;
@@ -268,8 +266,11 @@ export async function listedEvents(ctx: RequestContext<EventFilterParams>, page:
   const userId = ctx.caller && ctx.caller.role !== 'editor' ? await ctx.userId() : null;
   const geo = await geoRead(ctx);
   const accept = listTest(ctx, window, userId, geo.test);
-  const counted = window ? await countedPage(ctx, window, page, perPage, userId, geo) : null;
-  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept, page, perPage, geo);
+  // A search in a window checks on their records the events whose index change is still being applied
+  // (lib/search/in-flight.ts); read once for whichever way the list is read.
+  const flight = p.search !== undefined && window ? await readInFlight(indexState) : NONE_IN_FLIGHT;
+  const counted = window ? await countedPage(ctx, window, page, perPage, userId, geo, flight) : null;
+  const { total, slice, full } = counted ?? await filteredList(ctx, window, accept, page, perPage, geo, flight);
   if (slice.length === 0 && page > 1) {
     throw new ApiError(404, 'event-archive-page-not-found', 'The requested event archive page does not exist');
   }
@@ -382,7 +383,8 @@ const searchable = (item: EventItem): boolean => {
  * filters the candidates do not carry, their records are read too and kept for the page.
  */
 async function filteredList(ctx: RequestContext<EventFilterParams>, window: ListWindow | null, accept: (e: EventIndexEntry) => boolean,
-  page: number, perPage: number, geo: GeoRead): Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
+  page: number, perPage: number, geo: GeoRead, flight: InFlight):
+  Promise<{ total: number; slice: EventIndexEntry[]; full: Map<number, EventItem> | null }> {
   const p = ctx.params;
   const words = p.search !== undefined ? queryWords(p.search) : null;
   let entries: EventIndexEntry[];
@@ -402,7 +404,6 @@ async function filteredList(ctx: RequestContext<EventFilterParams>, window: List
     const linkSources = p.post_parent !== undefined ? [seriesSource(p.post_parent)]
       : link ? link.ids.map((id) => linkSource(link.kind, id)) : p.featured === true ? [featuredSource]
         : p.ticketed === true ? [ticketedSource] : [];
-    const flight = words ? await readInFlight(indexState) : NONE_IN_FLIGHT;
     const wordSources = words ? searchSources(ctx, words, flight) : [];
     const candidates = wordSources.length === 0 || p.post_parent !== undefined ? null : await rarest(
       linkSources.length === 1 ? [...wordSources, linkSources[0]!] : wordSources, range);
