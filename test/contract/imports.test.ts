@@ -278,4 +278,23 @@ describe('fetching', () => {
     }
     expect(requests).toBe(0);
   });
+
+  test('a loopback address written any way (dotted, decimal, hex, octal, short, IPv6, IPv4-mapped) is refused at once, and no request reaches it', async () => {
+    const six = createServer((_req, res) => {
+      requests++;
+      res.end(FILE);
+    });
+    await new Promise<void>((resolve) => six.listen(port, '::1', resolve));
+    try {
+      const hosts = ['127.0.0.1', '2130706433', '0x7f000001', '0177.0.0.1', '127.1', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]'];
+      for (const host of hosts) {
+        const res = await api('/imports', { token: editor, body: { name: 'Local', source: { type: 'ics', url: `http://${host}:${port}/calendar.ics` } } });
+        expectInvalid(res, 'source');
+        expect([host, res.json.data.params.source]).toEqual([host, 'url: address not allowed']);
+      }
+    } finally {
+      await new Promise((resolve) => six.close(resolve));
+    }
+    expect(requests).toBe(0);
+  });
 });
