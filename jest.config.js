@@ -17,4 +17,7 @@ export default {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   setupFilesAfterEnv: ['aws-cdk-lib/testhelpers/jest-autoclean'],
   testTimeout: 30000,
+  // Two test files at a time, also on two CPUs (Jest's default there is one): most of a file's time is waiting on the
+  // server and DynamoDB Local, and tests that read shared lists scope them to their own records or use a server of their own.
+  maxWorkers: 2,
 };

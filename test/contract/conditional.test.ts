@@ -3,18 +3,25 @@
  * current tag or `*` (GET and HEAD only), a tag that changes with the body, and Cache-Control/Vary by caller.
  */
 import { ROUTES } from '../../lib/routes/all.js';
-import { api, tokenFor } from '../support/api.js';
+import { api, tokenFor, type ApiOptions } from '../support/api.js';
 import { startOwnServer, type OwnServer } from '../support/own-server.js';
 import { uid } from './helpers/events.js';
 
 let editor: string;
 const ids: Record<string, number | string> = {};
+/**
+ * A server of this file's own (on the suite's DynamoDB Local, with the suite's token secret): a list's body, and so its
+ * tag, must not change between two reads because another test file wrote meanwhile.
+ */
+let quiet: OwnServer;
+const call = (path: string, options?: ApiOptions) => api(`${quiet.url}${path}`, options);
 
 beforeAll(async () => {
+  quiet = await startOwnServer('calendar-conditional', { secret: process.env.CALENDAR_TEST_JWT_SECRET! });
   editor = await tokenFor('editor');
   const word = uid();
   const made = async (path: string, body: Record<string, unknown>) => {
-    const res = await api(path, { method: 'POST', token: editor, body });
+    const res = await call(path, { method: 'POST', token: editor, body });
     if (res.status !== 201) throw new Error(`creating ${path} failed: ${res.status} ${res.text}`);
     return res.json;
   };
@@ -30,10 +37,10 @@ beforeAll(async () => {
   const attendee = await made('/attendees', { ticket_id: ticket.id, name: 'Ada', email: `ada-${word}@example.com` });
   Object.assign(ids, { ticket: ticket.id, attendee: attendee.id, attendeeToken: attendee.token });
   // An import (contract §20), once its first run is over (a running one's answer changes with its counts).
-  const imported = await api('/imports', { method: 'POST', token: editor, body: { name: `Import ${word}`, source: { type: 'ics',
+  const imported = await call('/imports', { method: 'POST', token: editor, body: { name: `Import ${word}`, source: { type: 'ics',
     content: 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nEND:VCALENDAR\r\n' } } });
   if (imported.status !== 202) throw new Error(`creating an import failed: ${imported.status} ${imported.text}`);
-  for (let i = 0; i < 100 && !['done', 'failed'].includes((await api(`/imports/${imported.json.id}`, { token: editor })).json.last_run.state); i++) {
+  for (let i = 0; i < 100 && !['done', 'failed'].includes((await call(`/imports/${imported.json.id}`, { token: editor })).json.last_run.state); i++) {
     await new Promise((r) => setTimeout(r, 100));
   }
   ids.import = imported.json.id;
@@ -58,6 +65,8 @@ const reads = (): [string, string, boolean][] => ROUTES.flatMap((route) => route
     return [`${op.method} ${route.path}`, `${path}${query}`, op.capability !== 'public'];
   }));
 
+afterAll(() => quiet?.stop());
+
 describe('ETag and If-None-Match (contract §15)', () => {
   it('every kind of GET carries a strong ETag; If-None-Match with it (or *) answers 304 with no body and the same tag', async () => {
     const all = reads();
@@ -65,47 +74,47 @@ describe('ETag and If-None-Match (contract §15)', () => {
     for (const [name, path, auth] of all) {
       const token = auth ? editor : undefined;
       expect(path).not.toMatch(/[{}]|undefined/);
-      const first = await api(path, { token });
+      const first = await call(path, { token });
       expect([name, first.status]).toEqual([name, 200]);
       const tag = first.headers.get('etag');
       expect([name, tag]).toEqual([name, expect.stringMatching(/^"[A-Za-z0-9_-]+(-[A-Za-z0-9_-]+)?"$/)]);
-      const again = await api(path, { token });
+      const again = await call(path, { token });
       expect([name, again.headers.get('etag')]).toEqual([name, tag]);
       for (const header of [tag!, `W/${tag}`, `"nope", ${tag}`, '*']) {
-        const cached = await api(path, { token, headers: { 'if-none-match': header } });
+        const cached = await call(path, { token, headers: { 'if-none-match': header } });
         expect([name, header, cached.status, cached.text, cached.headers.get('etag')]).toEqual([name, header, 304, '', tag]);
         expect(cached.headers.get('content-type')).toBeNull();
       }
-      const head = await api(path, { token, method: 'HEAD', headers: { 'if-none-match': tag! } });
+      const head = await call(path, { token, method: 'HEAD', headers: { 'if-none-match': tag! } });
       expect([name, head.status]).toEqual([name, 304]);
-      const stale = await api(path, { token, headers: { 'if-none-match': '"stale"' } });
+      const stale = await call(path, { token, headers: { 'if-none-match': '"stale"' } });
       expect([name, stale.status, stale.text]).toEqual([name, 200, first.text]);
     }
   });
 
   it('a single record\'s tag is "<version>-<hash>" and changes when the record does; lists change with their body', async () => {
     const path = `/venues/${ids.venue}`;
-    const before = await api(path);
-    const list = await api('/venues', { query: { search: `Hall ${ids.word}` } });
+    const before = await call(path);
+    const list = await call('/venues', { query: { search: `Hall ${ids.word}` } });
     expect(before.headers.get('etag')).toMatch(/^"\d+-[A-Za-z0-9_-]+"$/);
-    const patched = await api(path, { method: 'PATCH', token: editor, body: { city: `Town ${ids.word}` } });
+    const patched = await call(path, { method: 'PATCH', token: editor, body: { city: `Town ${ids.word}` } });
     expect(patched.status).toBe(200);
-    const after = await api(path, { headers: { 'if-none-match': before.headers.get('etag')! } });
+    const after = await call(path, { headers: { 'if-none-match': before.headers.get('etag')! } });
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')!.split('-')[0]).toBe(patched.headers.get('etag')!.split('-')[0]);
     expect(after.headers.get('etag')).not.toBe(before.headers.get('etag'));
-    const listAfter = await api('/venues', { query: { search: `Hall ${ids.word}` }, headers: { 'if-none-match': list.headers.get('etag')! } });
+    const listAfter = await call('/venues', { query: { search: `Hall ${ids.word}` }, headers: { 'if-none-match': list.headers.get('etag')! } });
     expect(listAfter.status).toBe(200);
     expect(listAfter.headers.get('etag')).not.toBe(list.headers.get('etag'));
     // Another language is another body, so another tag; its version part is the same.
-    const german = await api(`/venues/${ids.venue}`, { query: { translation_language: 'de' } });
+    const german = await call(`/venues/${ids.venue}`, { query: { translation_language: 'de' } });
     expect(german.headers.get('etag')!.split('-')[0]).toBe(after.headers.get('etag')!.split('-')[0]);
   });
 
   it('If-None-Match applies to reads only: a create with it is made, errors carry no tag', async () => {
-    const created = await api('/tags', { method: 'POST', token: editor, body: { name: `Tag ${uid()}` }, headers: { 'if-none-match': '*' } });
+    const created = await call('/tags', { method: 'POST', token: editor, body: { name: `Tag ${uid()}` }, headers: { 'if-none-match': '*' } });
     expect(created.status).toBe(201);
-    const missing = await api('/events/987654321', { headers: { 'if-none-match': '*' } });
+    const missing = await call('/events/987654321', { headers: { 'if-none-match': '*' } });
     expect(missing.status).toBe(404);
     expect(missing.headers.get('etag')).toBeNull();
   });
@@ -115,17 +124,17 @@ describe('Cache-Control and Vary (contract §15)', () => {
   it('anonymous reads are public for CALENDAR_CACHE_SECONDS (default 0); reads with credentials and writes are private, no-store',
     async () => {
       for (const path of ['/', `/events/${ids.event}`, '/categories']) {
-        const anonymous = await api(path);
+        const anonymous = await call(path);
         expect([path, anonymous.headers.get('cache-control'), anonymous.headers.get('vary')])
           .toEqual([path, 'public, max-age=0', 'Authorization, Accept-Encoding']);
-        const signedIn = await api(path, { token: editor });
+        const signedIn = await call(path, { token: editor });
         expect([path, signedIn.headers.get('cache-control'), signedIn.headers.get('vary')])
           .toEqual([path, 'private, no-store', 'Authorization, Accept-Encoding']);
       }
-      const write = await api(`/tags/${ids.tag}`, { method: 'PATCH', token: editor, body: { description: 'x' } });
+      const write = await call(`/tags/${ids.tag}`, { method: 'PATCH', token: editor, body: { description: 'x' } });
       expect(write.status).toBe(200);
       expect(write.headers.get('cache-control')).toBe('private, no-store');
-      const refused = await api('/tags', { method: 'POST', body: { name: 'x' } });
+      const refused = await call('/tags', { method: 'POST', body: { name: 'x' } });
       expect(refused.status).toBe(401);
       expect(refused.headers.get('cache-control')).toBe('private, no-store');
     });
