@@ -17,7 +17,7 @@ import { ensureTable } from '../../lib/local/dynamodb-local.js';
 import type { EventItem } from '../../lib/events/item.js';
 import { defaultWindow } from '../bench/baseline.js';
 import { EventGenerator, seedEvents, type LinkPools } from '../bench/seed.js';
-import { api, tokenFor, type FormValue } from '../support/api.js';
+import { api, meterOf, tokenFor, type FormValue } from '../support/api.js';
 import { startLocalApi, stopLocalApi } from '../support/global-setup.js';
 
 const endpoint = process.env.CALENDAR_TEST_DYNAMODB_ENDPOINT!;
@@ -101,7 +101,7 @@ describe('GET /events from counts on a seeded calendar', () => {
 
   it('reads a small part of the window: count items, not every event in it; deeper pages read further', async () => {
     const itemsRead = async (query: Record<string, FormValue>) =>
-      Number(/items=(\d+)/.exec((await get('/events', query)).headers.get('x-calendar-meter') ?? '')?.[1]);
+      meterOf(await get('/events', query)).items!;
     const w = defaultWindow(NOW);
     const inWindow = events.filter((e) => !e.hidden && e.startUtc >= w.startFrom && e.startUtc <= w.endTo).length;
     const first = await itemsRead({});

@@ -4,7 +4,7 @@
  * built from the plan is the record a GET returns, inline de-duplication (other languages, long names, several
  * inline records of one name in one request) and concurrent creates of one title or one new venue name.
  */
-import { api, tokenFor, type ApiResponse, etagVersion } from '../support/api.js';
+import { api, tokenFor, type ApiResponse, etagVersion, meterOf as meter } from '../support/api.js';
 import { eventBody, expectInvalid, expectStatus, uid } from './helpers/events.js';
 
 let editor: string;
@@ -16,12 +16,6 @@ beforeAll(async () => {
 
 const post = (body: Record<string, unknown>, path = '/events') => api(path, { method: 'POST', token: editor, body });
 
-/** requests, tx (TransactWriteItems among them), rcu… of one call. */
-function meter(res: ApiResponse): Record<string, number> {
-  const header = res.headers.get('x-calendar-meter');
-  expect(header).toBeTruthy();
-  return Object.fromEntries(header!.split(';').map((part) => part.trim().split('=')).map(([k, v]) => [k!, Number(v)]));
-}
 
 const newCategory = async (name = `Plan cat ${uid()}`): Promise<any> => {
   const res = await post({ name }, '/categories');

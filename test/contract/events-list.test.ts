@@ -4,7 +4,7 @@
  *
  * Every test puts its events on a far-future day range of its own (DayAllocator) and filters around it.
  */
-import { api, apiUrl, tokenFor, type ApiResponse } from '../support/api.js';
+import { api, apiUrl, meterOf, tokenFor } from '../support/api.js';
 import {
   addDays, allIds, createEvent as createRaw, DayAllocator, editor, eventsBase, expectInvalidParam, list, listIds,
   onDay, queryOf, uniqueWord, type Json,
@@ -574,7 +574,7 @@ describe('GET /events — featured and hide_from_listings', () => {
     // Items DynamoDB read for the whole request: the two featured entries and their records, not the window's 14 and
     // theirs. The rest (about 5: count items, the series registry, …) varies with the shared server's other calendars —
     // the count items of the block's search word, other tests' index changes in flight (lib/search/in-flight.ts).
-    const itemsRead = Number(/items=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    const itemsRead = meterOf(res).items!;
     expect(itemsRead).toBeLessThan(2 * others.length);
     const ed = await editor();
     expect((await api(`/events/${a!.id}`, { method: 'POST', token: ed, body: { featured: false } })).status).toBe(200);
@@ -597,14 +597,13 @@ describe('GET /events — featured and hide_from_listings', () => {
     expect([venue.status, category.status]).toEqual([201, 201]);
     const evs = await createEvents(Array.from({ length: 10 }, (_, i) => onDay(day, `0${i}:00`, `0${i}:30`,
       { venue: venue.json.id, ...(i === 3 ? { categories: [category.json.id] } : {}) })));
-    const itemsRead = (res: ApiResponse) => Number(/items=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
     const res = await list({ ...window(day, 1), venue: venue.json.id, categories: category.json.id });
     expect(ids(res.json.events)).toEqual([evs[3]!.id]);
     // Against the same list filtered by the category alone (whose other reads — count items, the series registry,
     // other tests' index changes in flight — vary with the shared server): at most the venue's own record more, not the
     // venue's ten relationship items.
     const alone = await list({ ...window(day, 1), categories: category.json.id });
-    expect(itemsRead(res)).toBeLessThanOrEqual(itemsRead(alone) + 1);
+    expect(meterOf(res).items).toBeLessThanOrEqual(meterOf(alone).items! + 1);
   });
 
   it('never lists hide_from_listings events, not even with include or for editors, but they are readable by id', async () => {

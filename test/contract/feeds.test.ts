@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
-import { api, apiUrl, tokenFor, type ApiResponse } from '../support/api.js';
+import { api, apiUrl, meterOf, tokenFor, type ApiResponse } from '../support/api.js';
 import { addDays, DayAllocator, editor, expectInvalidParam, uniqueWord, ymd, type Json } from './helpers/list.js';
 
 const CAT = uniqueWord('feedcat');
@@ -415,7 +415,7 @@ describe('GET /events.ics', () => {
   });
 
   test('a feed reads what its list reads, and per series it shows one Query and the edited occurrences the list did not read', async () => {
-    const meter = (res: { headers: Headers }) => Number(/requests=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    const meter = (res: { headers: Headers }) => meterOf(res).requests!;
     const json = await api('/events', { query: { ...CATEGORY, per_page: 50 } });
     const ics = (await feed('/events.ics', CATEGORY)).res;
     // Two series here: their partitions (2 Queries), their records (1 BatchGetItem), the weekly series' edited occurrences

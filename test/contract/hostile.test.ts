@@ -6,7 +6,7 @@
 import { networkInterfaces } from 'node:os';
 import { Socket } from 'node:net';
 import { SignJWT } from 'jose';
-import { api, tokenFor, type ApiResponse } from '../support/api.js';
+import { api, meterOf, tokenFor, type ApiResponse } from '../support/api.js';
 import { createEvent, eventBody, expectError, expectInvalid, expectStatus, freshToken, uid } from './helpers/events.js';
 
 let editor: string;
@@ -18,9 +18,7 @@ beforeAll(async () => {
 
 /** The number of DynamoDB requests the call made (the test server runs with CALENDAR_METER=1). */
 function dynamoRequests(res: ApiResponse): number {
-  const meter = res.headers.get('x-calendar-meter');
-  if (!meter) throw new Error('no X-Calendar-Meter header: the test server must run with CALENDAR_METER=1');
-  return Number(/requests=(\d+)/.exec(meter)![1]);
+  return meterOf(res).requests!;
 }
 
 async function expectHealthy(): Promise<void> {

@@ -8,6 +8,7 @@
  * same comparison again. The scan is written from the contract's words, apart from the service's matcher.
  */
 import { signLocalToken } from '../../lib/local/token-sign.js';
+import { meterOf } from '../support/api.js';
 import { startOwnServer, send, type Answer, type OwnServer } from '../support/own-server.js';
 import { matches } from './helpers/scan-words.js';
 
@@ -208,7 +209,7 @@ describe.each(['venue', 'organizer'] as const)('%s search equals a scan (contrac
     expect(res.status).toBe(200);
     const matching = expected(kind, 'common', 'en', 'anonymous', {}).length;
     expect(res.json.total).toBe(matching);
-    const items = Number(/items=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    const items = meterOf(res).items!;
     expect(matching).toBeGreaterThan(40);
     // The page (2), a few day buckets, one count item per month of the seeded dates, the side partition's entries and
     // the record indexed whole: not the matches.

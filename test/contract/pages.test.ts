@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signLocalToken } from '../../lib/local/token-sign.js';
+import { meterOf as meter } from '../support/api.js';
 import { startOwnServer, type OwnServer } from '../support/own-server.js';
 import { checkEventLd, seedCalendar, type SeededCalendar } from './helpers/pages.js';
 
@@ -256,8 +257,6 @@ describe('embedding, caching and assets', () => {
 const serverLog = () => readFileSync(join(tmpdir(), `calendar-pages-${process.pid}.log`), 'utf8');
 
 describe('cost and observability', () => {
-  const meter = (res: { headers: Headers }) => Object.fromEntries((res.headers.get('x-calendar-meter') ?? '').split(';')
-    .map((p) => p.trim().split('=')).map(([k, v]) => [k, Number(v)]));
 
   it('counts the page\'s own DynamoDB work in its cost header, and a list page costs the API list it shows plus a constant', async () => {
     const wrong = await page(`/event/${cal.slugs.secret}/`, form({ action: 'password', password: 'not it' }));

@@ -4,7 +4,7 @@
  * shown text word by word returns. The scan below is written from the contract's words, apart from the service's
  * own matcher (lib/text/words.ts), so that a faster search path (an index) must agree with the plain reading.
  */
-import { api } from '../support/api.js';
+import { api, meterOf } from '../support/api.js';
 import { createEvent, editor, type Json } from './helpers/list.js';
 import { matches } from './helpers/scan-words.js';
 
@@ -63,7 +63,7 @@ beforeAll(async () => {
     const res = await api('/events', { method: 'POST', token, body: { ...e.en, start_date: `${day} 10:00:00`, end_date: `${day} 11:00:00`,
       status: 'publish', ...(e.password ? { password: e.password } : {}) } });
     expect(res.status).toBe(201);
-    const transactions = Number(/tx=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    const transactions = meterOf(res).tx!;
     expect({ title: e.en.title, transactions, fits: e.transactions(transactions) }).toEqual({ title: e.en.title, transactions, fits: true });
     seeded.push({ id: res.json.id as number, en: e.en, ...(e.password ? { locked: true } : {}) });
   }

@@ -5,6 +5,7 @@
  * with hide_empty and the hierarchical rule, and with names renamed and terms deleted.
  */
 import { signLocalToken } from '../../lib/local/token-sign.js';
+import { meterOf as meter } from '../support/api.js';
 import { startOwnServer, send, type Answer, type OwnServer } from '../support/own-server.js';
 
 const SECRET = 'terms-order-secret-0123456789abcdef01';
@@ -24,8 +25,6 @@ const post = async (path: string, body: unknown, lang?: string): Promise<any> =>
   return res.json;
 };
 const get = (path: string, lang?: string): Promise<Answer> => send(`${apiAt(lang)}${path}`);
-const meter = (res: Answer): Record<string, number> =>
-  Object.fromEntries((res.headers.get('x-calendar-meter') ?? '').split(';').map((p) => p.trim().split('=')).map(([k, v]) => [k!, Number(v)]));
 
 /** The test's own idea of the order: lower case, Latin accents dropped, then id. */
 const fold = (s: string): string => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

@@ -8,6 +8,7 @@
  * making terms empty and not empty — and the same comparison again. The matcher is written from the contract's words.
  */
 import { signLocalToken } from '../../lib/local/token-sign.js';
+import { meterOf } from '../support/api.js';
 import { startOwnServer, send, type Answer, type OwnServer } from '../support/own-server.js';
 import { matches } from './helpers/scan-words.js';
 
@@ -122,7 +123,7 @@ describe('term search equals a scan (contract §9)', () => {
     const res = await send(`${server.url}/tags?search=common&per_page=2`);
     expect(res.status).toBe(200);
     expect(res.json.total).toBeGreaterThan(10);
-    const items = Number(/items=(\d+)/.exec(res.headers.get('x-calendar-meter') ?? '')?.[1]);
+    const items = meterOf(res).items!;
     // The count items (taxonomy, word), a few buckets, the page's two terms: not the taxonomy.
     expect(items).toBeLessThanOrEqual(12);
   });

@@ -98,6 +98,16 @@ export function tokenFor(role: TokenRole, sub?: string, expiresIn?: string | num
   return signLocalToken({ secret, role, sub, expiresIn });
 }
 
+/**
+ * What the server's DynamoDB meter says a call cost (`X-Calendar-Meter`, sent when it runs with CALENDAR_METER=1):
+ * requests, rcu, wcu, items (read), tx (TransactWriteItems among the requests).
+ */
+export function meterOf(res: { headers: Headers }): Record<string, number> {
+  const header = res.headers.get('x-calendar-meter');
+  if (!header) throw new Error('no X-Calendar-Meter header: the server must run with CALENDAR_METER=1');
+  return Object.fromEntries(header.split(';').map((part) => part.trim().split('=')).map(([k, v]) => [k!, Number(v)]));
+}
+
 /** The version part of a record's ETag (`"<version>-<hash of the body>"`, contract §15). */
 export function etagVersion(res: { headers: Headers }): string {
   const tag = res.headers.get('etag');
